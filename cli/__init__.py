@@ -1,0 +1,1 @@
+"""The `dicetree` command line (click)."""

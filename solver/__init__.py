@@ -1,0 +1,1 @@
+"""dicetree's engine: the game interface, searches and exact solvers, and the games."""

@@ -1,0 +1,194 @@
+"""The uniform game interface that every search and solver in dicetree talks to.
+
+A game is a *rules object* (:class:`Game`) plus *immutable, hashable state values*. The rules
+object never changes during play; states are small frozen values (tuples of ints inside), so a
+search derives children cheaply and uses states directly as cache keys. Nothing on the hot path
+deep-copies anything: ``apply`` builds a new small value.
+
+Who acts at a state is given by :meth:`Game.current_player`:
+
+* ``0 .. num_players-1`` — a player decides (the same player may decide twice in a row, as with
+  RolldownBeta's Queen: reroll, then choose the second die after seeing the first);
+* :data:`CHANCE` — dice or cards decide; :meth:`Game.chance_outcomes` lists every outcome with its
+  exact probability, or, where a node has too many outcomes to list, the game says so through
+  :meth:`Game.chance_outcome_count` and offers :meth:`Game.sample_chance`;
+* :data:`SIMULTANEOUS` — several players choose at once (Dice Fights); :meth:`Game.joint_actions`
+  gives each player's options and :meth:`Game.apply` takes a tuple with one action per player;
+* :data:`TERMINAL` — the game is over; :meth:`Game.returns` gives one value per player.
+
+Usage::
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> state = game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
+    >>> game.current_player(state)
+    0
+    >>> [game.action_name(state, a) for a in game.legal_actions(state)][:2]
+    ['d8xd4', 'Q a.d6']
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -4
+
+State = Any
+"""A game's state: an immutable, hashable value (each game documents its own)."""
+Action = Hashable
+"""A decision or a chance outcome: a small hashable value; :meth:`Game.action_name` reads it."""
+
+
+class GameError(ValueError):
+    """Base of every error that dicetree reports to a user as a one-line message."""
+
+
+class PositionError(GameError):
+    """A position string that is malformed or describes an impossible position."""
+
+
+class IllegalMoveError(GameError):
+    """A move that is not legal in the given position, or a move string that names none."""
+
+
+class TooManyOutcomes(GameError):
+    """Raised by :meth:`Game.chance_outcomes` where a chance node can only be sampled."""
+
+
+@dataclass(frozen=True)
+class ValueBounds:
+    """The range every return and every evaluation of a game lies in (used by *-minimax)."""
+
+    low: float
+    high: float
+
+    def clamp(self, value: float) -> float:
+        return min(self.high, max(self.low, value))
+
+
+class Game(ABC):
+    """Rules of one game with fixed options. Subclasses declare their facts as class attributes."""
+
+    name: str = ""
+    num_players: int = 2
+    zero_sum: bool = True
+    #: Chance nodes with more outcomes than this are sampled rather than listed by searches.
+    exact_chance_limit: int = 4096
+
+    # ----- whose turn -------------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self, state: State) -> int:
+        """A player index, or CHANCE, SIMULTANEOUS or TERMINAL."""
+
+    def is_terminal(self, state: State) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def is_chance(self, state: State) -> bool:
+        return self.current_player(state) == CHANCE
+
+    # ----- decisions ----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """Every legal decision of the player to move (empty at chance and terminal states)."""
+
+    @abstractmethod
+    def action_name(self, state: State, action: Action) -> str:
+        """A short readable name of ``action`` (a decision or a chance outcome) at ``state``."""
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """The legal action whose name is ``text``; :class:`IllegalMoveError` if none is."""
+        wanted = text.strip()
+        actions = (
+            self.legal_actions(state)
+            if not self.is_chance(state)
+            else [outcome for outcome, _ in self.chance_outcomes(state)]
+        )
+        for action in actions:
+            if self.action_name(state, action) == wanted:
+                return action
+        names = ", ".join(self.action_name(state, a) for a in actions[:12])
+        more = ", ..." if len(actions) > 12 else ""
+        raise IllegalMoveError(f"'{wanted}' is not legal here; legal: {names}{more}")
+
+    def joint_actions(self, state: State) -> tuple[Sequence[Action], ...]:
+        """At a SIMULTANEOUS state, each player's options (an empty tuple for a player not choosing)."""
+        raise NotImplementedError(f"{self.name} has no simultaneous moves")
+
+    # ----- chance -------------------------------------------------------------------------------
+    def chance_outcome_count(self, state: State) -> int:
+        """How many outcomes the chance node has (may be huge: then only sampling is practical)."""
+        return len(self.chance_outcomes(state))
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Action, float]]:
+        """Every outcome of a chance node with its exact probability; they sum to 1.
+
+        Raises :class:`TooManyOutcomes` where the node can only be sampled.
+        """
+        raise NotImplementedError
+
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        """One outcome drawn with its probability (games with huge chance nodes override this)."""
+        outcomes = self.chance_outcomes(state)
+        pick = rng.random()
+        total = 0.0
+        for outcome, probability in outcomes:
+            total += probability
+            if pick < total:
+                return outcome
+        return outcomes[-1][0]
+
+    # ----- transitions and results -------------------------------------------------------------
+    @abstractmethod
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action`` (a decision, a chance outcome, or a joint-action tuple)."""
+
+    @abstractmethod
+    def returns(self, state: State) -> tuple[float, ...]:
+        """One value per player at a terminal state."""
+
+    @abstractmethod
+    def value_bounds(self) -> ValueBounds:
+        """Bounds on every return (and every evaluation) for any player."""
+
+    def key(self, state: State) -> Hashable:
+        """A canonical key: two states share a key only if they are the same position.
+
+        States are canonical frozen values, so by default the state is its own key.
+        """
+        return state
+
+    # ----- notation ---------------------------------------------------------------------------
+    @abstractmethod
+    def parse(self, text: str) -> State:
+        """The state a position string describes; :class:`PositionError` with a specific message."""
+
+    @abstractmethod
+    def format(self, state: State) -> str:
+        """The canonical position string of ``state``: ``parse(format(s)) == s``."""
+
+    @abstractmethod
+    def notation_help(self) -> str:
+        """Documentation of the position notation, with examples."""
+
+    def example_position(self) -> str:
+        """A built-in example position string for demos."""
+        return ""
+
+    # ----- search support -----------------------------------------------------------------------
+    def evaluate(self, state: State, player: int) -> float:
+        """A heuristic value of a non-terminal ``state`` for ``player`` at a depth cut-off.
+
+        Always within :meth:`value_bounds`. The default is the middle of the bounds.
+        """
+        bounds = self.value_bounds()
+        return (bounds.low + bounds.high) / 2
+
+    def describe_value(self) -> str:
+        """What a value means, for output (e.g. 'probability that the mover wins the round')."""
+        return "value for the player to move"

@@ -1,0 +1,66 @@
+"""The leaf evaluation of RolldownBeta for depth-limited search.
+
+A heuristic, not a value: it estimates the probability that a player wins the round from three
+features and is always strictly inside the value bounds, so an exact result (a won round) always
+outranks it.
+
+* **Threats.** A pair (my die, their die) with my face at least theirs is a capture I could make;
+  the difference between my threats and the opponent's, as a share of all n x n pairs, moves the
+  estimate up to +-0.30 (tanh-shaped, so a few threats matter most).
+* **The last pair.** With one pair left, the player to move who can capture wins now: 0.95.
+* **Cards.** Each card in hand is a spare action: +-0.03 per card of difference.
+
+The player "to move" is the one whose decision comes next: after a reroll's or Joker's chance
+event that is the opponent. For the ``points`` objective the estimate p becomes (2p - 1) times the
+mean points of a final pair (the mean sides of the dice in play, both sides); for ``match`` it is
+used as is (a proxy: the round decides the match's next step).
+"""
+
+from __future__ import annotations
+
+import math
+
+from solver.games.rolldown.cards import DIE_SIDES
+from solver.games.rolldown.rules import JOKER_ROLL, ROLL, ROUND_OVER, Rolldown, RolldownState
+
+THREAT_WEIGHT = 0.30
+CARD_WEIGHT = 0.03
+LAST_PAIR_WIN = 0.95
+FLOOR, CEILING = 0.02, 0.98
+
+
+def evaluate(game: Rolldown, state: RolldownState, player: int) -> float:
+    """Heuristic value of ``state`` for ``player`` in the game's value bounds."""
+    if state.phase == ROUND_OVER:
+        won = 1.0 if state.round_winner == player else 0.0
+        p = 0.5 + (won - 0.5) * 0.5 if game.objective == "match" else won
+        return _scale(game, state, p)
+    # After a reroll's or the Joker's chance event the turn has ended: the opponent decides next.
+    to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL) else state.mover
+    p_mover = round_win_estimate(state, to_move)
+    p = p_mover if player == to_move else 1.0 - p_mover
+    return _scale(game, state, p)
+
+
+def round_win_estimate(state: RolldownState, to_move: int) -> float:
+    """Estimated probability that ``to_move``, whose decision comes next, wins the round."""
+    mine, theirs = state.dice[to_move], state.dice[1 - to_move]
+    my_faces = [f for f in mine if f]
+    their_faces = [f for f in theirs if f]
+    n = len(my_faces)
+    if n == 1 and not state.first_turn[to_move] and my_faces[0] >= their_faces[0]:
+        return LAST_PAIR_WIN
+    my_threats = sum(1 for m in my_faces for t in their_faces if t <= m)
+    their_threats = sum(1 for t in their_faces for m in my_faces if m <= t)
+    p = 0.5 + THREAT_WEIGHT * math.tanh(2.0 * (my_threats - their_threats) / (n * n))
+    p += CARD_WEIGHT * (len(state.hands[to_move]) - len(state.hands[1 - to_move]))
+    return min(CEILING, max(FLOOR, p))
+
+
+def _scale(game: Rolldown, state: RolldownState, p: float) -> float:
+    if game.objective != "points":
+        return p
+    if state.phase == ROUND_OVER:
+        return (2 * p - 1) * state.round_points
+    sides = [DIE_SIDES[slot] for row in state.dice for slot, face in enumerate(row) if face]
+    return (2 * p - 1) * 2 * sum(sides) / len(sides)

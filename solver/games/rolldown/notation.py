@@ -1,0 +1,321 @@
+"""RolldownBeta position strings: parse, validate, and write the canonical form.
+
+See :data:`NOTATION_HELP` (also printed by ``dicetree notation rolldown``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from solver.game import PositionError
+from solver.games.rolldown.cards import (
+    CARD_NAMES,
+    CARD_OF_LETTER,
+    DECK_COPIES,
+    DIE_SIDES,
+    HAND_SIZE,
+    SLOT_OF_SIDES,
+    UNKNOWN,
+    cards_text,
+)
+from solver.games.rolldown.rules import (
+    DECIDE,
+    JOKER_ROLL,
+    MODES,
+    NINE_ROUNDS,
+    QUEEN_ROLL,
+    QUEEN_SECOND,
+    ROLL,
+    ROUND_OVER,
+    TARGET_SCORE,
+    RolldownState,
+    die_name,
+)
+
+NOTATION_HELP = """\
+RolldownBeta position notation (space-separated fields; the ones in [] are optional):
+
+  <A dice>/<B dice> <mover> <A hand>/<B hand> [<first-turn> <mode> <scores> <round> <A discards>/<B discards> <starter> <phase>]
+
+  dice        comma-separated d<sides>:<face> for the dice still in play, e.g. d6:2,d8:5
+              (sides 4, 6, 8, 10, 12, 20; one die of each kind a player; both sides equally many)
+  mover       a or b: who acts now
+  hands       cards 2-9, T (10), J, Q, K, A, X (Joker), ? (a card not known), - for none; at most 3
+  first-turn  players who have not yet had their first turn this round: ab, a, b or -   (default -)
+  mode        single, first50 or nine                                                  (default single)
+  scores      A-B points so far, e.g. 12-30 (a single round keeps none)               (default 0-0)
+  round       the round number (1 in a single round, 1..9 in nine rounds)             (default 1)
+  discards    each player's face-up discard pile, cards as above (no ?)                (default -/-)
+  starter     who went first this round, a or b    (default: the mover when first-turn is ab, the
+              other player when first-turn names only the mover, otherwise a)
+  phase       what happens next                                                          (default -)
+                -            the mover chooses an action
+                roll:a.d8    chance rolls A's d8 (a reroll, or a Queen's second reroll); the turn ends
+                queen:b.d6   chance rolls B's d6 for a Queen; then the mover chooses the second die
+                q2           the mover chooses the Queen's second die
+                joker        chance rerolls every die in play
+                won:a:24     A made the last capture and won the round for 24 points (dice -/-)
+
+A deck holds two of each rank and one Joker: a hand and its owner's discards together may not
+hold more. The canonical form drops optional fields that have their default, from the end.
+
+Moves (mover's view): d8xd6 (my d8 takes their d6, which shows the same or less), roll b.d6,
+  7 a.d8 (set to 7), J b.d4 (to 1), K a.d20 (to its top), A+ a.d8 / A- b.d6 (Ace to top / to 1),
+  Q a.d8 then Q2 b.d6 (Queen: two rerolls, the second chosen after seeing the first), X (Joker).
+
+Examples:
+  d6:2,d8:5/d4:3,d6:6 a QK/-
+      A to move with a Queen and a King, B has no cards; two dice a side.
+  d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 b 5QK/??? ab
+      A round start: B moves first and does not know A's hand (neither may capture yet).
+  d20:14/d8:8 b -/- - first50 44-38 7 25AAJKQQ9/3456789TTJQ
+      First to 50, round 7: the last pair; B to move.
+"""
+
+_DIE_TOKEN = re.compile(r"d(\d+):(\d+)$")
+_SCORES = re.compile(r"(\d+)-(\d+)$")
+_PENDING = re.compile(r"(roll|queen):([ab])\.d(\d+)$")
+_WON = re.compile(r"won:([ab]):(\d+)$")
+MAX_FIELDS = 11
+
+
+def parse_position(text: str) -> RolldownState:
+    """Parse and validate a position string; :class:`PositionError` says precisely what is wrong."""
+    fields = text.split()
+    if len(fields) < 3:
+        raise PositionError(
+            f"a RolldownBeta position needs at least 3 fields (dice, mover, hands), got {len(fields)}: '{text}'"
+        )
+    if len(fields) > MAX_FIELDS:
+        raise PositionError(f"unknown field '{fields[MAX_FIELDS]}': a position has at most {MAX_FIELDS} fields")
+    fields += [None] * (MAX_FIELDS - len(fields))
+    dice_f, mover_f, hands_f, first_f, mode_f, scores_f, round_f, discards_f, starter_f, phase_f = fields[:10]
+
+    mover = _player(mover_f, "mover")
+    phase, pending, round_winner, round_points = _phase(phase_f or "-")
+    dice = _dice_pair(dice_f, allow_empty=phase == ROUND_OVER)
+    hands = _card_pair(hands_f, "hands", allow_unknown=True)
+    first_turn = _first_turn(first_f or "-")
+    mode = mode_f or "single"
+    if mode not in MODES:
+        raise PositionError(f"unknown mode '{mode}': choose single, first50 or nine")
+    scores = _scores(scores_f or "0-0")
+    round_number = _round(round_f or "1")
+    discards = _card_pair(discards_f or "-/-", "discards", allow_unknown=False)
+    starter = _player(starter_f, "starter") if starter_f else _default_starter(first_turn, mover)
+
+    state = RolldownState(
+        dice=dice, mover=mover, hands=hands, first_turn=first_turn, mode=mode, scores=scores,
+        round=round_number, discards=discards, starter=starter, phase=phase, pending=pending,
+        round_winner=round_winner, round_points=round_points,
+    )
+    _check_consistency(state)
+    return state
+
+
+def format_position(state: RolldownState) -> str:
+    """The canonical position string of ``state``."""
+    dice = "/".join(
+        ",".join(f"d{DIE_SIDES[slot]}:{face}" for slot, face in enumerate(row) if face) or "-" for row in state.dice
+    )
+    fields = [dice, "ab"[state.mover], "/".join(cards_text(h) for h in state.hands)]
+    optional = [
+        ("".join("ab"[p] for p in (0, 1) if state.first_turn[p]) or "-", "-"),
+        (state.mode, "single"),
+        (f"{state.scores[0]}-{state.scores[1]}", "0-0"),
+        (str(state.round), "1"),
+        ("/".join(cards_text(d) for d in state.discards), "-/-"),
+        ("ab"[state.starter], "ab"[_default_starter(state.first_turn, state.mover)]),
+        (_phase_text(state), "-"),
+    ]
+    while optional and optional[-1][0] == optional[-1][1]:
+        optional.pop()
+    return " ".join(fields + [value for value, _ in optional])
+
+
+# ----- fields ------------------------------------------------------------------------------------
+def _player(token: str, what: str) -> int:
+    if token not in ("a", "b"):
+        raise PositionError(f"{what} must be 'a' or 'b', got '{token}'")
+    return 0 if token == "a" else 1
+
+
+def _default_starter(first_turn: tuple[bool, bool], mover: int) -> int:
+    if all(first_turn):
+        return mover
+    if first_turn[mover]:
+        return 1 - mover
+    return 0
+
+
+def _dice_pair(token: str, allow_empty: bool):
+    halves = token.split("/")
+    if len(halves) != 2:
+        raise PositionError(f"dice field must be '<A dice>/<B dice>', got '{token}'")
+    rows = tuple(_dice(half, "AB"[i]) for i, half in enumerate(halves))
+    counts = [sum(1 for f in row if f) for row in rows]
+    if counts[0] != counts[1]:
+        raise PositionError(
+            f"A has {counts[0]} dice in play and B has {counts[1]}: every capture removes one of each, so they must be equal"
+        )
+    if counts[0] == 0 and not allow_empty:
+        raise PositionError("no dice in play: only a won round (phase won:...) has none")
+    if counts[0] and allow_empty:
+        raise PositionError("a won round has no dice in play: write the dice as -/-")
+    return rows
+
+
+def _dice(text: str, player: str) -> tuple[int, ...]:
+    faces = [0] * len(DIE_SIDES)
+    if text == "-":
+        return tuple(faces)
+    for token in text.split(","):
+        match = _DIE_TOKEN.match(token)
+        if not match:
+            raise PositionError(f"{player}'s die '{token}' is not of the form d<sides>:<face>, e.g. d8:5")
+        sides, face = int(match.group(1)), int(match.group(2))
+        if sides not in SLOT_OF_SIDES:
+            raise PositionError(f"{player} has no d{sides}: the dice are d4, d6, d8, d10, d12 and d20")
+        if not 1 <= face <= sides:
+            raise PositionError(f"{player}'s d{sides} cannot show {face}: its faces are 1 to {sides}")
+        slot = SLOT_OF_SIDES[sides]
+        if faces[slot]:
+            raise PositionError(f"{player}'s d{sides} is listed twice: each player has one die of each kind")
+        faces[slot] = face
+    return tuple(faces)
+
+
+def _card_pair(token: str, what: str, allow_unknown: bool):
+    halves = token.split("/")
+    if len(halves) != 2:
+        raise PositionError(f"{what} field must be '<A cards>/<B cards>', got '{token}'")
+    return tuple(_cards(half, "AB"[i], what, allow_unknown) for i, half in enumerate(halves))
+
+
+def _cards(text: str, player: str, what: str, allow_unknown: bool) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    cards = []
+    for letter in text:
+        code = CARD_OF_LETTER.get(letter)
+        if code is None:
+            raise PositionError(
+                f"'{letter}' in {player}'s {what} is not a card: use 2-9, T, J, Q, K, A, X"
+                + (", ? or -" if allow_unknown else " or -")
+            )
+        if code == UNKNOWN and not allow_unknown:
+            raise PositionError(f"{player}'s {what} are face up: '?' is not allowed there")
+        cards.append(code)
+    if what == "hands" and len(cards) > HAND_SIZE:
+        raise PositionError(f"{player}'s hand has {len(cards)} cards: a hand holds at most {HAND_SIZE}")
+    return tuple(sorted(cards))
+
+
+def _first_turn(token: str) -> tuple[bool, bool]:
+    if token == "-":
+        return (False, False)
+    if not token or set(token) - {"a", "b"} or len(set(token)) != len(token):
+        raise PositionError(f"first-turn must be ab, a, b or -, got '{token}'")
+    return ("a" in token, "b" in token)
+
+
+def _scores(token: str) -> tuple[int, int]:
+    match = _SCORES.match(token)
+    if not match:
+        raise PositionError(f"scores must be <A>-<B> with whole numbers, e.g. 12-30, got '{token}'")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _round(token: str) -> int:
+    if not token.isdigit() or int(token) < 1:
+        raise PositionError(f"round must be a whole number from 1, got '{token}'")
+    return int(token)
+
+
+def _phase(token: str):
+    """(phase, pending die, round winner, round points) from the phase field."""
+    if token == "-":
+        return DECIDE, None, -1, 0
+    if token == "q2":
+        return QUEEN_SECOND, None, -1, 0
+    if token == "joker":
+        return JOKER_ROLL, None, -1, 0
+    match = _PENDING.match(token)
+    if match:
+        sides = int(match.group(3))
+        if sides not in SLOT_OF_SIDES:
+            raise PositionError(f"phase '{token}' names a d{sides}: the dice are d4, d6, d8, d10, d12 and d20")
+        phase = ROLL if match.group(1) == "roll" else QUEEN_ROLL
+        return phase, ("ab".index(match.group(2)), SLOT_OF_SIDES[sides]), -1, 0
+    match = _WON.match(token)
+    if match:
+        return ROUND_OVER, None, "ab".index(match.group(1)), int(match.group(2))
+    raise PositionError(f"unknown phase '{token}': use -, roll:a.d8, queen:a.d8, q2, joker or won:a:24")
+
+
+def _phase_text(state: RolldownState) -> str:
+    if state.phase == DECIDE:
+        return "-"
+    if state.phase == QUEEN_SECOND:
+        return "q2"
+    if state.phase == JOKER_ROLL:
+        return "joker"
+    if state.phase == ROUND_OVER:
+        return f"won:{'ab'[state.round_winner]}:{state.round_points}"
+    word = "roll" if state.phase == ROLL else "queen"
+    return f"{word}:{die_name(*state.pending)}"
+
+
+# ----- the position as a whole ---------------------------------------------------------------------
+def _check_consistency(state: RolldownState) -> None:
+    for p, player in enumerate("AB"):
+        counts = Counter(c for c in state.hands[p] + state.discards[p] if c != UNKNOWN)
+        for card, count in sorted(counts.items()):
+            if count > DECK_COPIES[card]:
+                held = "copy" if DECK_COPIES[card] == 1 else "copies"
+                raise PositionError(
+                    f"{player} holds {count} x {CARD_NAMES[card]} in hand and discards: a deck has {DECK_COPIES[card]} {held}"
+                )
+        if len(state.hands[p]) + len(state.discards[p]) > sum(DECK_COPIES.values()):
+            raise PositionError(f"{player} has more cards in hand and discards than a 27-card deck")
+    if state.pending is not None:
+        side, slot = state.pending
+        if not state.dice[side][slot]:
+            raise PositionError(f"phase names {die_name(side, slot)}, which is not in play")
+    if any(state.first_turn):
+        if state.first_turn[1 - state.mover] and not state.first_turn[state.mover]:
+            raise PositionError(
+                f"first-turn says {'ab'[1 - state.mover]} has not moved yet, but {'ab'[state.mover]} has and is to move again"
+            )
+        if state.pairs_left() != len(DIE_SIDES):
+            raise PositionError("first-turn is set but dice have been captured: nobody may capture on a first turn")
+    if state.phase == ROUND_OVER:
+        _check_round_over(state)
+    _check_mode(state)
+
+
+def _check_round_over(state: RolldownState) -> None:
+    if any(state.hands):
+        raise PositionError("after a won round the hands are on the discard piles: write the hands as -/-")
+    if not 2 * min(DIE_SIDES) <= state.round_points <= 2 * max(DIE_SIDES):
+        raise PositionError(f"a round scores the sides of two dice (8 to 40), not {state.round_points}")
+
+
+def _check_mode(state: RolldownState) -> None:
+    mode, scores, round_number = state.mode, state.scores, state.round
+    if mode == "single":
+        if scores != (0, 0):
+            raise PositionError("a single round keeps no points: scores must be 0-0")
+        if round_number != 1:
+            raise PositionError("a single round is round 1")
+    elif mode == "nine":
+        if round_number > NINE_ROUNDS:
+            raise PositionError(f"nine rounds has no round {round_number}")
+    elif max(scores) >= TARGET_SCORE and state.phase != ROUND_OVER:
+        raise PositionError(f"a score of {max(scores)} has already won First to 50: the match is over")
+    if state.phase == ROUND_OVER and mode != "single":
+        if scores[state.round_winner] < state.round_points:
+            raise PositionError(
+                f"{'AB'[state.round_winner]} won {state.round_points} points this round but has only {scores[state.round_winner]}"
+            )
