@@ -72,6 +72,20 @@ class ValueBounds:
         return min(self.high, max(self.low, value))
 
 
+@dataclass(frozen=True)
+class Deals:
+    """Concrete positions a position with hidden information may be, with weights summing to 1.
+
+    ``exact`` says whether every possibility was enumerated (else they were sampled);
+    ``description`` says how, for output ('' when nothing was hidden).
+    """
+
+    states: tuple[Any, ...]
+    weights: tuple[float, ...]
+    exact: bool
+    description: str
+
+
 class Game(ABC):
     """Rules of one game with fixed options. Subclasses declare their facts as class attributes."""
 
@@ -179,6 +193,11 @@ class Game(ABC):
     def example_position(self) -> str:
         """A built-in example position string for demos."""
         return ""
+
+    def determinize(self, state: State, *, max_exact: int = 2000, samples: int = 200, seed: int = 0) -> Deals:
+        """The fully known positions that ``state``'s hidden information allows (cards shown as
+        unknown, say), enumerated where at most ``max_exact``, else ``samples`` drawn with ``seed``."""
+        return Deals((state,), (1.0,), True, "")
 
     # ----- search support -----------------------------------------------------------------------
     def evaluate(self, state: State, player: int) -> float:

@@ -10,10 +10,11 @@ outranks it.
 * **The last pair.** With one pair left, the player to move who can capture wins now: 0.95.
 * **Cards.** Each card in hand is a spare action: +-0.03 per card of difference.
 
-The player "to move" is the one whose decision comes next: after a reroll's or Joker's chance
-event that is the opponent. For the ``points`` objective the estimate p becomes (2p - 1) times the
-mean points of a final pair (the mean sides of the dice in play, both sides); for ``match`` it is
-used as is (a proxy: the round decides the match's next step).
+The player "to move" is the one whose next decision may capture: during a reroll, a Joker or a
+Queen (whose second reroll is the mover's only choice left) that is the opponent, whose turn
+comes next. For the ``points`` objective the estimate p becomes (2p - 1) times the mean points
+of a final pair (the mean sides of the dice in play, both sides); for ``match`` it is used as is
+(a proxy: the round decides the match's next step).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from __future__ import annotations
 import math
 
 from solver.games.rolldown.cards import DIE_SIDES
-from solver.games.rolldown.rules import JOKER_ROLL, ROLL, ROUND_OVER, Rolldown, RolldownState
+from solver.games.rolldown.rules import (
+    JOKER_ROLL,
+    QUEEN_ROLL,
+    QUEEN_SECOND,
+    ROLL,
+    ROUND_OVER,
+    Rolldown,
+    RolldownState,
+)
 
 THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
@@ -35,8 +44,9 @@ def evaluate(game: Rolldown, state: RolldownState, player: int) -> float:
         won = 1.0 if state.round_winner == player else 0.0
         p = 0.5 + (won - 0.5) * 0.5 if game.objective == "match" else won
         return _scale(game, state, p)
-    # After a reroll's or the Joker's chance event the turn has ended: the opponent decides next.
-    to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL) else state.mover
+    # A reroll, a Joker or a Queen in progress ends the mover's turn without a capture (the
+    # Queen's second choice is only a reroll): the opponent makes the next decision that can.
+    to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND) else state.mover
     p_mover = round_win_estimate(state, to_move)
     p = p_mover if player == to_move else 1.0 - p_mover
     return _scale(game, state, p)

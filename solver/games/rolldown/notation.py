@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from solver.game import PositionError
 from solver.games.rolldown.cards import (
@@ -58,7 +59,9 @@ RolldownBeta position notation (space-separated fields; the ones in [] are optio
                 won:a:24     A made the last capture and won the round for 24 points (dice -/-)
 
 A deck holds two of each rank and one Joker: a hand and its owner's discards together may not
-hold more. The canonical form drops optional fields that have their default, from the end.
+hold more. Scores must be reachable in the rounds already finished: each gave its winner the sides
+of two dice (8 to 32, or 40). The canonical form drops optional fields that have their default,
+from the end.
 
 Moves (mover's view): d8xd6 (my d8 takes their d6, which shows the same or less), roll b.d6,
   7 a.d8 (set to 7), J b.d4 (to 1), K a.d20 (to its top), A+ a.d8 / A- b.d6 (Ace to top / to 1),
@@ -69,15 +72,20 @@ Examples:
       A to move with a Queen and a King, B has no cards; two dice a side.
   d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 b 5QK/??? ab
       A round start: B moves first and does not know A's hand (neither may capture yet).
-  d20:14/d8:8 b -/- - first50 44-38 7 25AAJKQQ9/3456789TTJQ
+  d20:14/d8:8 b -/- - first50 44-38 7 AA259JQQK/3456789TTJQ
       First to 50, round 7: the last pair; B to move.
 """
 
-_DIE_TOKEN = re.compile(r"d(\d+):(\d+)$")
-_SCORES = re.compile(r"(\d+)-(\d+)$")
-_PENDING = re.compile(r"(roll|queen):([ab])\.d(\d+)$")
-_WON = re.compile(r"won:([ab]):(\d+)$")
-MAX_FIELDS = 11
+# ASCII digits only ([0-9], not \d): int() of other Unicode digits would accept non-canonical text
+_DIE_TOKEN = re.compile(r"d([0-9]+):([0-9]+)$")
+_SCORES = re.compile(r"([0-9]+)-([0-9]+)$")
+_PENDING = re.compile(r"(roll|queen):([ab])\.d([0-9]+)$")
+_WON = re.compile(r"won:([ab]):([0-9]+)$")
+_ROUND = re.compile(r"[0-9]+$")
+MAX_FIELDS = 10  # dice, mover, hands, first-turn, mode, scores, round, discards, starter, phase
+MAX_DIGITS = 9  # longer numbers are refused before int() (which refuses over 4300 digits itself)
+ROUND_POINTS = frozenset(a + b for a in DIE_SIDES for b in DIE_SIDES)
+"""Every number of points a round can score: the sides of two dice (8..32 even, and 40)."""
 
 
 def parse_position(text: str) -> RolldownState:
@@ -90,7 +98,7 @@ def parse_position(text: str) -> RolldownState:
     if len(fields) > MAX_FIELDS:
         raise PositionError(f"unknown field '{fields[MAX_FIELDS]}': a position has at most {MAX_FIELDS} fields")
     fields += [None] * (MAX_FIELDS - len(fields))
-    dice_f, mover_f, hands_f, first_f, mode_f, scores_f, round_f, discards_f, starter_f, phase_f = fields[:10]
+    dice_f, mover_f, hands_f, first_f, mode_f, scores_f, round_f, discards_f, starter_f, phase_f = fields
 
     mover = _player(mover_f, "mover")
     phase, pending, round_winner, round_points = _phase(phase_f or "-")
@@ -174,7 +182,7 @@ def _dice(text: str, player: str) -> tuple[int, ...]:
         match = _DIE_TOKEN.match(token)
         if not match:
             raise PositionError(f"{player}'s die '{token}' is not of the form d<sides>:<face>, e.g. d8:5")
-        sides, face = int(match.group(1)), int(match.group(2))
+        sides, face = _number(match.group(1), token), _number(match.group(2), token)
         if sides not in SLOT_OF_SIDES:
             raise PositionError(f"{player} has no d{sides}: the dice are d4, d6, d8, d10, d12 and d20")
         if not 1 <= face <= sides:
@@ -196,6 +204,8 @@ def _card_pair(token: str, what: str, allow_unknown: bool):
 def _cards(text: str, player: str, what: str, allow_unknown: bool) -> tuple[int, ...]:
     if text == "-":
         return ()
+    if not text:
+        raise PositionError(f"{player}'s {what} are written as nothing: write - for no cards")
     cards = []
     for letter in text:
         code = CARD_OF_LETTER.get(letter)
@@ -224,13 +234,19 @@ def _scores(token: str) -> tuple[int, int]:
     match = _SCORES.match(token)
     if not match:
         raise PositionError(f"scores must be <A>-<B> with whole numbers, e.g. 12-30, got '{token}'")
-    return int(match.group(1)), int(match.group(2))
+    return _number(match.group(1), token), _number(match.group(2), token)
 
 
 def _round(token: str) -> int:
-    if not token.isdigit() or int(token) < 1:
+    if not _ROUND.match(token) or _number(token, token) < 1:
         raise PositionError(f"round must be a whole number from 1, got '{token}'")
     return int(token)
+
+
+def _number(digits: str, token: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise PositionError(f"number '{digits}' in '{token}' is too long: at most {MAX_DIGITS} digits")
+    return int(digits)
 
 
 def _phase(token: str):
@@ -243,14 +259,14 @@ def _phase(token: str):
         return JOKER_ROLL, None, -1, 0
     match = _PENDING.match(token)
     if match:
-        sides = int(match.group(3))
+        sides = _number(match.group(3), token)
         if sides not in SLOT_OF_SIDES:
             raise PositionError(f"phase '{token}' names a d{sides}: the dice are d4, d6, d8, d10, d12 and d20")
         phase = ROLL if match.group(1) == "roll" else QUEEN_ROLL
         return phase, ("ab".index(match.group(2)), SLOT_OF_SIDES[sides]), -1, 0
     match = _WON.match(token)
     if match:
-        return ROUND_OVER, None, "ab".index(match.group(1)), int(match.group(2))
+        return ROUND_OVER, None, "ab".index(match.group(1)), _number(match.group(2), token)
     raise PositionError(f"unknown phase '{token}': use -, roll:a.d8, queen:a.d8, q2, joker or won:a:24")
 
 
@@ -290,16 +306,33 @@ def _check_consistency(state: RolldownState) -> None:
             )
         if state.pairs_left() != len(DIE_SIDES):
             raise PositionError("first-turn is set but dice have been captured: nobody may capture on a first turn")
+        # Whoever still has a first turn to finish moves no earlier than the one who has not:
+        # with ab the mover went first this round; with only the mover the other player did.
+        expected = state.mover if all(state.first_turn) else 1 - state.mover
+        if state.starter != expected:
+            raise PositionError(
+                f"starter {'ab'[state.starter]} is inconsistent with first-turn "
+                f"{''.join('ab'[p] for p in (0, 1) if state.first_turn[p])} and mover {'ab'[state.mover]}: "
+                f"{'ab'[expected]} went first this round"
+            )
     if state.phase == ROUND_OVER:
         _check_round_over(state)
     _check_mode(state)
+    if state.phase == ROUND_OVER and state.mover != 1 - state.starter:
+        raise PositionError(
+            f"after a won round the mover is the next round's first player, {'ab'[1 - state.starter]} "
+            f"(this round's starter was {'ab'[state.starter]})"
+        )
 
 
 def _check_round_over(state: RolldownState) -> None:
     if any(state.hands):
         raise PositionError("after a won round the hands are on the discard piles: write the hands as -/-")
-    if not 2 * min(DIE_SIDES) <= state.round_points <= 2 * max(DIE_SIDES):
-        raise PositionError(f"a round scores the sides of two dice (8 to 40), not {state.round_points}")
+    if state.round_points not in ROUND_POINTS:
+        raise PositionError(
+            f"a round scores the sides of two dice ({', '.join(map(str, sorted(ROUND_POINTS)))}), "
+            f"not {state.round_points}"
+        )
 
 
 def _check_mode(state: RolldownState) -> None:
@@ -314,8 +347,43 @@ def _check_mode(state: RolldownState) -> None:
             raise PositionError(f"nine rounds has no round {round_number}")
     elif max(scores) >= TARGET_SCORE and state.phase != ROUND_OVER:
         raise PositionError(f"a score of {max(scores)} has already won First to 50: the match is over")
-    if state.phase == ROUND_OVER and mode != "single":
+    if mode == "single":
+        return
+    before = list(scores)  # the scores when this round began
+    if state.phase == ROUND_OVER:
         if scores[state.round_winner] < state.round_points:
             raise PositionError(
                 f"{'AB'[state.round_winner]} won {state.round_points} points this round but has only {scores[state.round_winner]}"
             )
+        before[state.round_winner] -= state.round_points
+        if mode == "first50" and max(before) >= TARGET_SCORE:
+            raise PositionError(
+                f"a score of {max(before)} before this round had already won First to 50: the match was over"
+            )
+    for p, player in enumerate("AB"):
+        if before[p] % 2:
+            raise PositionError(
+                f"{player}'s score {scores[p]} cannot be made: every round scores an even number of points"
+            )
+    finished = round_number - 1
+    if not _scores_possible(before[0], before[1], finished):
+        raise PositionError(
+            f"scores {before[0]}-{before[1]} before round {round_number} cannot come from {finished} finished "
+            f"round{'s' if finished != 1 else ''}: each round gives its winner the sides of two dice "
+            f"({min(ROUND_POINTS)} to {max(ROUND_POINTS)} points)"
+        )
+
+
+def _scores_possible(a: int, b: int, rounds: int) -> bool:
+    """Can ``rounds`` finished rounds, each scoring a pair's sides for its winner, total a-b?"""
+    if not min(ROUND_POINTS) * rounds <= a + b <= max(ROUND_POINTS) * rounds:
+        return False  # also bounds ``rounds`` below (First to 50 and Nine rounds keep it small)
+    return any(a in _round_sums(won) and b in _round_sums(rounds - won) for won in range(rounds + 1))
+
+
+@lru_cache(maxsize=None)
+def _round_sums(rounds: int) -> frozenset[int]:
+    """Every total that exactly ``rounds`` won rounds can score."""
+    if rounds == 0:
+        return frozenset({0})
+    return frozenset(total + points for total in _round_sums(rounds - 1) for points in ROUND_POINTS)

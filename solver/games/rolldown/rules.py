@@ -22,7 +22,7 @@ Interpretations the rule text leaves open (stated in the README too):
 * each round's first player alternates from the round-1 starter (the roll-off, a chance node at
   the start of a match; on Play again the other player starts round 1: :meth:`Rolldown.new_match`);
 * the round's end, the scoring and a new deal are chance-free bookkeeping then one chance node
-  that rolls all twelve dice and draws both hands (sampled only: it has ~10^13 outcomes).
+  that rolls all twelve dice and draws both hands (sampled only: it has ~10^18 outcomes).
 
 Objectives (what :meth:`Rolldown.returns` scores, chosen when the game is made):
 
@@ -349,6 +349,10 @@ class Rolldown(Game):
     def new_match(self, mode: str = "single", rng: random.Random | None = None, first: int | None = None):
         """A match's first position: ``first`` starts round 1 (Play again: the other player), or
         the roll-off decides (``rng``). Dice are rolled and hands drawn with ``rng``."""
+        if mode not in MODES:
+            raise GameError(f"unknown mode '{mode}': choose one of {', '.join(MODES)}")
+        if first not in (None, 0, 1):
+            raise GameError(f"first must be 0 (A), 1 (B) or None (a roll-off), not {first!r}")
         rng = rng or random.Random()
         if first is None:
             first = rng.randrange(2)  # the roll-off: each player equally likely to go first
@@ -374,6 +378,11 @@ class Rolldown(Game):
 
     def example_position(self) -> str:
         return "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a 5QK/8JX"
+
+    def determinize(self, state: RolldownState, *, max_exact: int = 2000, samples: int = 200, seed: int = 0):
+        from solver.games.rolldown.hands import possible_hands
+
+        return possible_hands(state, max_exact=max_exact, samples=samples, seed=seed)
 
     def evaluate(self, state: RolldownState, player: int) -> float:
         from solver.games.rolldown.evaluation import evaluate
