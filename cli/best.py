@@ -1,0 +1,83 @@
+"""``dicetree best GAME POSITION``: every legal move ranked, with values, losses and the line."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cli.options import game_argument, with_rule_options
+from solver.analysis import Analysis, analyse
+from solver.game import GameError
+from solver.games import load_game
+from solver.search import Searcher
+
+DEFAULT_TIME = 5.0
+
+
+@click.command()
+@game_argument
+@click.argument("position", required=False)
+@click.option("--depth", type=click.IntRange(1, 64), help="Search exactly N decisions deep (chance events do not count).")
+@click.option("--time", "time_limit", type=click.FloatRange(0.01), help=f"Think for at most SECONDS (default {DEFAULT_TIME:g} without --depth).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--example", is_flag=True, help="Analyse the game's built-in example position.")
+@click.option("--hands-exact", type=click.IntRange(1), default=100, show_default=True,
+              help="Enumerate hidden hands exactly when there are at most this many; else sample.")
+@click.option("--hand-samples", type=click.IntRange(1), default=64, show_default=True, help="Hands sampled when there are too many.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for every sampled choice (reproducible answers).")
+@click.option("--no-star2", is_flag=True, help="Star1 pruning only (no Star2 probing).")
+@click.option("--no-cache", is_flag=True, help="Search without the transposition table.")
+@with_rule_options
+def best(game_name, position, depth, time_limit, as_json, example, hands_exact, hand_samples, seed,
+         no_star2, no_cache, ace, objective) -> None:
+    """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`)."""
+    game = load_game(game_name, ace=ace, objective=objective)
+    if example or position is None:
+        if position is not None:
+            raise GameError("give a POSITION or --example, not both")
+        if not example:
+            raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
+        position = game.example_position()
+    state = game.parse(position)
+    if objective == "points" and getattr(state, "mode", None) == "single":
+        raise GameError("a single round keeps no points: --objective points applies to first50 and nine")
+    if depth is None and time_limit is None:
+        time_limit = DEFAULT_TIME
+    searcher = Searcher(game, star2=not no_star2, use_cache=not no_cache, seed=seed)
+
+    def progress(result) -> None:
+        if not as_json:
+            click.echo(f"  depth {result.depth}: best {result.moves[0].name} {result.moves[0].value:.4f}"
+                       f"  nodes {result.nodes:,}  {result.elapsed:.2f}s", err=True)
+
+    analysis = analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher,
+                       hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, on_iteration=progress)
+    if as_json:
+        click.echo(json.dumps(analysis.to_json(), indent=2))
+    else:
+        click.echo(format_analysis(analysis))
+
+
+def format_analysis(analysis: Analysis) -> str:
+    """The human-readable answer: header, ranked moves with losses, principal line, notes."""
+    mover = "AB"[analysis.mover]
+    hit_rate = analysis.cache_hits / analysis.cache_probes if analysis.cache_probes else 0.0
+    speed = analysis.nodes / analysis.elapsed if analysis.elapsed > 0 else 0.0
+    lines = [
+        f"Position  {analysis.position}",
+        f"{mover} to move; value = {analysis.value_meaning} ({mover}'s view)",
+        f"Search    {analysis.method}; {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
+        f"({hit_rate:.1%} of probes), {analysis.elapsed:.2f} s, {speed:,.0f} nodes/s",
+        "",
+        f"  #  {'move':<12} {'value':>8}  {'loss':>8}",
+    ]
+    for rank, move in enumerate(analysis.moves, 1):
+        loss = "" if rank == 1 else f"{-move.loss:+.4f}"
+        tie = "  (tied)" if rank > 1 and move.loss == 0 else ""
+        lines.append(f"{rank:>3}  {move.name:<12} {move.value:>8.4f}  {loss:>8}{tie}")
+    lines += ["", f"Principal line: {' '.join(analysis.pv) if analysis.pv else '(none)'}"]
+    if analysis.hidden:
+        lines.append(f"Hidden cards: {analysis.hidden}")
+    lines += [f"Note: {note}" for note in analysis.notes]
+    return "\n".join(lines)

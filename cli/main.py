@@ -1,0 +1,44 @@
+"""The ``dicetree`` command: ``dicetree best``, ``dicetree notation`` and friends.
+
+Every user error (a malformed position, an unknown game or option) is one line on stderr and
+exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from solver.game import GameError
+
+
+class DicetreeGroup(click.Group):
+    """Turns the engine's user-facing errors into a one-line message and exit status 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except GameError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=DicetreeGroup)
+@click.version_option(package_name="dicetree")
+def main() -> None:
+    """dicetree: best moves, exact endgame values and decision trees for dice-and-card games."""
+
+
+def _register() -> None:
+    from cli.best import best
+    from cli.notation import notation
+
+    main.add_command(best)
+    main.add_command(notation)
+
+
+_register()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+""""Best move?" for a position: every legal move ranked, averaged over hidden information.
+
+A position may hide information (RolldownBeta's unknown cards). :func:`analyse` asks the game for
+the concrete positions it may be (:meth:`Game.determinize`), searches each, and averages every
+move's value with the positions' weights — the mover picks one move without knowing which
+position is real. (Averaging lets the search of each position see the hidden cards; this is the
+usual "perfect-information Monte Carlo" estimate and is said so in the output.)
+
+>>> from solver.games import load_game
+>>> game = load_game("rolldown")
+>>> analysis = analyse(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
+>>> analysis.best, analysis.value
+('d8xd6', 1.0)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from solver.game import Game, GameError, State
+from solver.search import MoveValue, Searcher, SearchResult
+
+
+@dataclass
+class Analysis:
+    """The answer to "best move?", ready for output."""
+
+    position: str
+    mover: int
+    moves: list[MoveValue]
+    depth: int
+    nodes: int
+    cache_probes: int
+    cache_hits: int
+    elapsed: float
+    pv: list[str]
+    method: str
+    value_meaning: str
+    hidden: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> str:
+        return self.moves[0].name
+
+    @property
+    def value(self) -> float:
+        return self.moves[0].value
+
+    def to_json(self) -> dict:
+        return {
+            "position": self.position,
+            "mover": "ab"[self.mover] if self.mover in (0, 1) else self.mover,
+            "moves": [{"move": m.name, "value": m.value, "loss": m.loss} for m in self.moves],
+            "best": self.best,
+            "value": self.value,
+            "value_meaning": self.value_meaning,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "cache_hits": self.cache_hits,
+            "cache_probes": self.cache_probes,
+            "time": round(self.elapsed, 4),
+            "pv": self.pv,
+            "method": self.method,
+            "hidden_information": self.hidden,
+            "notes": self.notes,
+        }
+
+
+def analyse(
+    game: Game,
+    state: State,
+    *,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    searcher: Searcher | None = None,
+    hands_exact: int = 100,
+    hand_samples: int = 64,
+    seed: int = 0,
+    on_iteration: Callable[[SearchResult], None] | None = None,
+) -> Analysis:
+    """Rank every legal move of ``state`` (values from the mover's view), searching each
+    concrete position its hidden information allows; ``time_limit`` is shared among them."""
+    player = game.current_player(state)
+    if player < 0:
+        raise GameError("no player decides at this position (it is a chance node or the game is over)")
+    deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
+    searcher = searcher or Searcher(game, seed=seed)
+    started = time.perf_counter()
+    results: list[SearchResult] = []
+    for index, concrete in enumerate(deals.states):
+        share = None
+        if time_limit is not None:
+            left = time_limit - (time.perf_counter() - started)
+            share = max(left / (len(deals.states) - index), 0.0)
+        results.append(searcher.search(concrete, depth=depth, time_limit=share, on_iteration=on_iteration))
+    moves = _average_moves(results, deals.weights)
+    heaviest = max(range(len(results)), key=lambda i: deals.weights[i])
+    notes = [note for note in {r.chance_note for r in results if getattr(r, "chance_note", "")}]
+    if len(results) > 1:
+        notes.append(
+            "each hand was searched as if its cards were seen (perfect-information averaging); "
+            "the principal line is that of the likeliest hand"
+        )
+    return Analysis(
+        position=game.format(state),
+        mover=player,
+        moves=moves,
+        depth=min(r.depth for r in results),
+        nodes=sum(r.nodes for r in results),
+        cache_probes=sum(r.cache_probes for r in results),
+        cache_hits=sum(r.cache_hits for r in results),
+        elapsed=time.perf_counter() - started,
+        pv=results[heaviest].pv,
+        method=results[heaviest].method,
+        value_meaning=game.describe_value(),
+        hidden=deals.description,
+        notes=sorted(notes),
+    )
+
+
+def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:
+    """Each move's weighted mean value over the concrete positions, best first."""
+    totals: dict[str, float] = {}
+    actions = {}
+    for result, weight in zip(results, weights):
+        for move in result.moves:
+            totals[move.name] = totals.get(move.name, 0.0) + weight * move.value
+            actions.setdefault(move.name, move.action)
+    if any({m.name for m in r.moves} != set(totals) for r in results):
+        raise GameError("the mover's legal moves differ between the possible hidden positions: the mover's own cards must be known")
+    ranked = sorted(totals.items(), key=lambda item: -item[1])
+    best = ranked[0][1]
+    return [MoveValue(actions[name], name, value, best - value) for name, value in ranked]

@@ -1,0 +1,622 @@
+"""Expectiminimax with *-minimax pruning, a transposition table and iterative deepening.
+
+:class:`Searcher` searches any one- or two-player zero-sum game on the :mod:`solver.game`
+interface and ranks every legal move of the root::
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> result = Searcher(game, cache_slots=2**14).search(game.parse("d8:5/d6:3 a -/-"), depth=1)
+    >>> result.best.name, result.value
+    ('d8xd6', 1.0)
+    >>> [(m.name, round(m.loss, 3)) for m in result.moves]
+    [('d8xd6', 0.0), ('roll b.d6', 0.457), ('roll a.d8', 0.488)]
+    >>> result.method
+    'depth 1 (iterative deepening, Star2, cache)'
+
+How it searches:
+
+* **Values** are kept from player 0's view: player 0 maximizes, player 1 minimizes, chance nodes
+  average. In a one-player game every decision maximizes. Results are turned into the mover's view
+  with ``low + high - v`` (``game.value_bounds()``).
+* **Depth counts decisions**, not chance events: a decision node with depth 0 returns
+  ``game.evaluate``; a chance node never decrements the depth, so one reached with depth 0 is
+  expanded and its decision children evaluated.
+* **Star1 and Star2** (Ballard 1983; Hauk, Buro and Schaeffer 2004): decision nodes are fail-soft
+  alpha-beta; a chance node turns its window [alpha, beta] into a window for each child from what
+  is known of the others — the values already searched, and for the rest a lower and an upper
+  bound, at first the game's bounds [L, U] (Star1). Star2 first *probes* every child that is a
+  decision node with only its first (best-ordered) move: at a maximizing child that gives a lower
+  bound, at a minimizing child an upper bound, which tightens the windows and often cuts the chance
+  node before any full search.
+* **The transposition table** (:class:`cache.transposition.TranspositionTable`) stores values with
+  their bound type and best move. A value is taken from an entry only if it was stored in the
+  running iteration (each iteration is a cache generation) at exactly the depth asked for: a
+  RolldownBeta position recurs at different depths (three rerolls can restore what one did), and
+  a deeper value there would make "depth N" mean something else than N decisions — the values
+  stay those of :func:`expectimax`, whatever was searched before. Every entry still orders moves.
+* **Move ordering**: the cached best move first, then moves that caused cut-offs before (history
+  heuristic), then the game's own order (RolldownBeta lists captures first); at the root, the
+  previous iteration's ranking.
+* **Iterative deepening** from depth 1, with an optional time limit: the clock is checked every
+  few hundred nodes and a running iteration is abandoned, keeping the last completed one (depth 1
+  always completes). It stops early when an iteration reached no depth cut-off: its values are
+  then those of the whole game tree.
+* **The root** searches every legal move with the full window [L, U], so every move's value is
+  exact at that depth; pruning happens below the root.
+* **Huge chance nodes** — more outcomes than ``game.exact_chance_limit`` — are estimated from
+  ``chance_samples`` outcomes drawn with a random generator seeded from the seed and the
+  position, each weighing 1/K. The same position always gets the same sample, in this search and
+  in :func:`expectimax`; the result counts these nodes and says so in ``method``.
+
+:func:`expectimax` is the plain reference (no pruning, no cache) with the same depth and sampling
+rules, for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
+
+DEFAULT_DEPTH = 3
+"""The depth searched when neither a depth nor a time limit is given."""
+MAX_DEPTH = 64
+"""Iterative deepening under a time limit alone stops at this depth at the latest."""
+CLOCK_MASK = 255
+"""The clock is read when the node count is a multiple of CLOCK_MASK + 1."""
+TIE = 1e-12
+"""Moves whose values differ by less than this are reported as tied."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """One root move: its value for the mover and its loss against the best move (0 for a tie)."""
+
+    action: Action
+    name: str
+    value: float
+    loss: float
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What a search found. Values are from the mover's view; ``moves`` is best first.
+
+    ``nodes`` counts every node entered in every iteration (including an abandoned one), so
+    ``nodes / elapsed`` is the search speed; ``cache_probes`` and ``cache_hits`` count this search's
+    transposition-table lookups. ``pv`` is the principal line: decisions by name, chance events in
+    brackets along a typical outcome (``[b.d6=3]``). ``exact`` is True when no line reached the depth
+    limit, so the values are the game's own (up to sampled chance nodes). ``chance_note`` says how
+    chance nodes too large to list were handled ("" if there were none); ``method`` includes it.
+    """
+
+    moves: list[MoveValue]
+    best: MoveValue
+    value: float
+    depth: int
+    nodes: int
+    cache_probes: int
+    cache_hits: int
+    elapsed: float
+    pv: list[str]
+    sampled_chance_nodes: int
+    method: str
+    exact: bool = False
+    chance_note: str = ""
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def tied(self) -> list[MoveValue]:
+        """Every move as good as the best one (the best included)."""
+        return [move for move in self.moves if move.loss < TIE]
+
+
+class _Timeout(Exception):
+    """Raised inside the search when the time limit has passed; caught at the root."""
+
+
+def check_searchable(game: Game) -> None:
+    """Raise :class:`GameError` unless ``game`` is a one-player game or a two-player zero-sum game."""
+    if game.num_players not in (1, 2):
+        raise GameError(
+            f"{game.name} has {game.num_players} players: expectiminimax searches one- and two-player games"
+        )
+    if game.num_players == 2 and not game.zero_sum:
+        raise GameError(f"{game.name} is not zero-sum: expectiminimax searches zero-sum two-player games")
+
+
+def _simultaneous_error(game: Game, state: State) -> GameError:
+    return GameError(
+        f"players choose simultaneously at '{game.format(state)}': expectiminimax cannot search "
+        "simultaneous moves (matrix games are not supported yet)"
+    )
+
+
+def chance_distribution(
+    game: Game, state: State, samples: int, seed: int
+) -> tuple[list[tuple[Action, float]], int]:
+    """The outcomes of a chance node with their weights, and the node's outcome count.
+
+    Up to ``game.exact_chance_limit`` outcomes: every outcome with its probability. Beyond it:
+    ``samples`` outcomes drawn with ``random.Random`` seeded from ``seed`` and the position string
+    (string seeds hash the same in every run), each weighing 1/samples; repeated draws are merged.
+    """
+    count = game.chance_outcome_count(state)
+    if count <= game.exact_chance_limit:
+        return [(outcome, p) for outcome, p in game.chance_outcomes(state) if p > 0], count
+    rng = random.Random(f"{seed}|{game.format(state)}")
+    weight = 1.0 / samples
+    weights: dict[Action, float] = {}
+    for _ in range(samples):
+        outcome = game.sample_chance(state, rng)
+        weights[outcome] = weights.get(outcome, 0.0) + weight
+    return list(weights.items()), count
+
+
+def _bound_type(value: float, alpha: float, beta: float, low: float, high: float) -> int:
+    """The bound type of a fail-soft result searched with window [alpha, beta]. A result at the
+    game's own bound is exact even when it failed: no value lies beyond it."""
+    if value <= alpha and value > low:
+        return UPPER
+    if value >= beta and value < high:
+        return LOWER
+    return EXACT
+
+
+def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64, seed: int = 0) -> float:
+    """Player 0's expectiminimax value of ``state`` with ``depth`` decisions, without pruning or cache.
+
+    The reference for :class:`Searcher`: the same depth rule (chance nodes do not count) and the
+    same samples at huge chance nodes.
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> expectimax(game, game.parse("d8:5/d6:3 a -/-"), 1)
+    1.0
+    """
+    check_searchable(game)
+
+    def value(state: State, depth: int) -> float:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            return game.returns(state)[0]
+        if player == CHANCE:
+            total = 0.0
+            for outcome, p in chance_distribution(game, state, chance_samples, seed)[0]:
+                total += p * value(game.apply(state, outcome), depth)
+            return total
+        if player == SIMULTANEOUS:
+            raise _simultaneous_error(game, state)
+        if depth == 0:
+            return game.evaluate(state, 0)
+        values = [value(game.apply(state, action), depth - 1) for action in game.legal_actions(state)]
+        return max(values) if player == 0 else min(values)
+
+    return value(state, depth)
+
+
+class Searcher:
+    """Expectiminimax with Star1/Star2, a transposition table, move ordering and iterative deepening.
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> searcher = Searcher(game, cache_slots=2**16)
+    >>> result = searcher.search(game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-"), depth=2)
+    >>> result.depth, result.best.name, len(result.moves)
+    (2, 'Q b.d6', 13)
+
+    One searcher may run many searches; its cache carries move-ordering hints between them.
+    ``history`` switches the history heuristic of move ordering.
+    """
+
+    __slots__ = (
+        "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "nodes",
+        "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
+        "_horizon", "_deadline", "_generation", "_sampled", "_largest_sampled", "_cutoff_scores",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        star2: bool = True,
+        use_cache: bool = True,
+        cache_slots: int = 2**20,
+        chance_samples: int = 64,
+        seed: int = 0,
+        history: bool = True,
+    ):
+        check_searchable(game)
+        if chance_samples < 1:
+            raise GameError(f"chance_samples must be at least 1, not {chance_samples}")
+        self.game = game
+        self.star2 = star2
+        self.chance_samples = chance_samples
+        self.seed = seed
+        self.history = history
+        self.cache = TranspositionTable(cache_slots) if use_cache else None
+        bounds = game.value_bounds()
+        self.low, self.high = float(bounds.low), float(bounds.high)
+        # The game's methods, looked up once for the hot path.
+        self._current_player = game.current_player
+        self._legal_actions = game.legal_actions
+        self._apply = game.apply
+        self._returns = game.returns
+        self._evaluate = game.evaluate
+        self._key: Callable[[State], Hashable] | None = None if type(game).key is Game.key else game.key
+        # Per-search state, reset by search().
+        self.nodes = 0
+        self._horizon = 0  # depth cut-offs met (evaluations): 0 after an iteration means solved
+        self._deadline: float | None = None
+        self._generation = 0
+        self._sampled: dict[Hashable, list[tuple[Action, float]]] = {}
+        self._largest_sampled = 0
+        self._cutoff_scores: tuple[dict, dict] = ({}, {})  # history heuristic, per player
+
+    # ----- the root ----------------------------------------------------------------------------
+    def search(
+        self,
+        state: State,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Rank every legal move of ``state`` by iterative deepening up to ``depth`` decisions.
+
+        With ``time_limit`` (seconds) the deepest completed iteration is returned; without
+        ``depth`` it deepens until the time is up (or :data:`MAX_DEPTH`); with neither it searches
+        :data:`DEFAULT_DEPTH`. ``on_iteration`` is called with the result of each completed depth.
+        """
+        game = self.game
+        mover = self._current_player(state)
+        if mover == TERMINAL:
+            raise GameError(f"the game is over at '{game.format(state)}': there is no move to search")
+        if mover == CHANCE:
+            raise GameError(
+                f"chance acts next at '{game.format(state)}', not a player: search the position after "
+                "the chance event"
+            )
+        if mover == SIMULTANEOUS:
+            raise _simultaneous_error(game, state)
+        if depth is not None and depth < 1:
+            raise GameError(f"the search depth must be at least 1, not {depth}")
+        if time_limit is not None and time_limit < 0:
+            raise GameError(f"the time limit cannot be negative ({time_limit})")
+        max_depth = depth or (MAX_DEPTH if time_limit is not None else DEFAULT_DEPTH)
+        actions = list(self._legal_actions(state))
+        if not actions:
+            raise GameError(f"no legal move at '{game.format(state)}'")
+
+        start = time.perf_counter()
+        self._begin_search()
+        probes0, hits0 = (self.cache.probes, self.cache.hits) if self.cache is not None else (0, 0)
+        children = {action: self._apply(state, action) for action in actions}
+        order = actions
+        result: SearchResult | None = None
+        stopped = ""
+        for iteration in range(1, max_depth + 1):
+            self._deadline = None if iteration == 1 or time_limit is None else start + time_limit
+            horizon = self._horizon
+            self.nodes += 1  # the root
+            if self.cache is not None:  # each iteration is a cache generation: see the module notes
+                self.cache.new_search()
+                self._generation = self.cache.generation
+            try:
+                values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
+            except _Timeout:
+                stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
+                break
+            solved = self._horizon == horizon
+            result = self._result(state, mover, order, values, iteration, solved, start, probes0, hits0)
+            order = [move.action for move in result.moves]
+            if on_iteration is not None:
+                on_iteration(result)
+            if solved:
+                break
+            if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
+                stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
+                break
+        self._deadline = None
+        assert result is not None  # depth 1 runs without a deadline
+        # The totals cover the abandoned iteration too; the values are the last completed one's.
+        if stopped:
+            result.method += stopped
+        result.nodes = self.nodes
+        result.elapsed = time.perf_counter() - start
+        if self.cache is not None:
+            result.cache_probes, result.cache_hits = self.cache.probes - probes0, self.cache.hits - hits0
+        return result
+
+    def _begin_search(self) -> None:
+        self.nodes = 0
+        self._horizon = 0
+        self._sampled = {}
+        self._largest_sampled = 0
+        self._cutoff_scores = ({}, {})
+
+    def _result(
+        self, state: State, mover: int, order: Sequence[Action], values: dict[Action, float],
+        depth: int, solved: bool, start: float, probes0: int, hits0: int,
+    ) -> SearchResult:
+        """The ranked moves (mover's view) and the report of one completed iteration."""
+        game, low, high = self.game, self.low, self.high
+        if self.cache is not None:  # the root's entry starts the principal line
+            best0 = max(order, key=values.__getitem__) if mover == 0 else min(order, key=values.__getitem__)
+            self.cache.store(self._key_of(state), depth, values[best0], EXACT, best0)
+        mover_values = {a: (v if mover == 0 else low + high - v) for a, v in values.items()}
+        ranked = sorted(order, key=lambda a: -mover_values[a])  # stable: ties keep the search order
+        top = mover_values[ranked[0]]
+        moves = [MoveValue(a, game.action_name(state, a), mover_values[a], top - mover_values[a]) for a in ranked]
+        method = (
+            f"depth {depth} (iterative deepening, {'Star2' if self.star2 else 'Star1'}, "
+            f"{'cache' if self.cache is not None else 'no cache'})"
+        )
+        if solved:
+            method += "; exact: every line ends the game within the depth"
+        chance_note = ""
+        if self._sampled:
+            count = len(self._sampled)
+            chance_note = (
+                f"{count} chance node{'s' if count != 1 else ''} had more than "
+                f"{game.exact_chance_limit:,} outcomes (up to {self._largest_sampled:,}): each estimated "
+                f"from {self.chance_samples} samples (seed {self.seed})"
+            )
+            method += "; " + chance_note
+        cache = self.cache
+        return SearchResult(
+            moves=moves, best=moves[0], value=top, depth=depth, nodes=self.nodes,
+            cache_probes=cache.probes - probes0 if cache is not None else 0,
+            cache_hits=cache.hits - hits0 if cache is not None else 0,
+            elapsed=time.perf_counter() - start,
+            pv=self._principal_line(state, ranked[0], depth, values[ranked[0]]),
+            sampled_chance_nodes=len(self._sampled), method=method, exact=solved, chance_note=chance_note,
+        )
+
+    # ----- the recursive search (hot path) ----------------------------------------------------
+    def _key_of(self, state: State) -> Hashable:
+        return state if self._key is None else self._key(state)
+
+    def _tick(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Timeout
+
+    def _value(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """Fail-soft value of any node for player 0 with ``depth`` decisions left."""
+        player = self._current_player(state)
+        if player >= 0:
+            return self._decide(state, player, depth, alpha, beta, False)
+        if player == CHANCE:
+            return self._chance(state, depth, alpha, beta)
+        if player == TERMINAL:
+            self.nodes += 1
+            return self._returns(state)[0]
+        raise _simultaneous_error(self.game, state)
+
+    def _decide(self, state: State, player: int, depth: int, alpha: float, beta: float, probe: bool) -> float:
+        """Fail-soft alpha-beta at a decision node. With ``probe`` only the first move is searched:
+        the result is then a lower bound at a maximizing node, an upper bound at a minimizing one."""
+        self.nodes = nodes = self.nodes + 1
+        if not nodes & CLOCK_MASK:
+            self._tick()
+        if depth == 0:
+            self._horizon += 1
+            return self._evaluate(state, 0)
+
+        cache = self.cache
+        tt_move = None
+        if cache is not None:
+            key = state if self._key is None else self._key(state)
+            entry = cache.probe(key)
+            if entry is not None:
+                if entry.depth == depth and entry.generation == self._generation:
+                    value, bound = entry.value, entry.bound
+                    if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
+                        return value
+                tt_move = entry.move
+
+        actions = self._legal_actions(state)
+        if not actions:
+            raise GameError(f"no legal move at '{self.game.format(state)}'")
+        scores = self._cutoff_scores[player] if self.history else None
+        if scores:  # stable: moves without cut-offs keep the game's order
+            get = scores.get
+            actions = sorted(actions, key=lambda a: -get(a, 0))
+        if tt_move is not None and actions[0] != tt_move:
+            actions = [tt_move] + [a for a in actions if a != tt_move]
+        only_move = len(actions) == 1
+        if probe:
+            actions = actions[:1]
+
+        maximize = player == 0
+        apply, value_of, child_depth = self._apply, self._value, depth - 1
+        best = -math.inf if maximize else math.inf
+        best_move = None
+        a, b = alpha, beta
+        for action in actions:
+            v = value_of(apply(state, action), child_depth, a, b)
+            if v > best if maximize else v < best:
+                best, best_move = v, action
+                if maximize:
+                    if v >= b:
+                        break
+                    if v > a:
+                        a = v
+                else:
+                    if v <= a:
+                        break
+                    if v < b:
+                        b = v
+
+        if probe and not only_move and (best < self.high if maximize else best > self.low):
+            bound = LOWER if maximize else UPPER
+        else:
+            bound = _bound_type(best, alpha, beta, self.low, self.high)
+        failed_low = bound == (UPPER if maximize else LOWER)  # every move bad for the mover
+        if scores is not None and not failed_low and not probe:
+            scores[best_move] = scores.get(best_move, 0) + depth * depth
+        if cache is not None:
+            cache.store(key, depth, best, bound, None if failed_low else best_move)
+        return best
+
+    def _chance(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """Fail-soft value of a chance node by Star1, with Star2's probing phase first."""
+        self.nodes = nodes = self.nodes + 1
+        if not nodes & CLOCK_MASK:
+            self._tick()
+        cache = self.cache
+        key = state if self._key is None else self._key(state)
+        if cache is not None:
+            entry = cache.probe(key)
+            if entry is not None and entry.depth == depth and entry.generation == self._generation:
+                value, bound = entry.value, entry.bound
+                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
+                    return value
+
+        outcomes = self._outcomes(state, key)
+        apply = self._apply
+        children = [apply(state, outcome) for outcome, _ in outcomes]
+        probs = [p for _, p in outcomes]
+        low, high = self.low, self.high
+        count = len(children)
+        # lo[i] <= value of child i <= hi[i]; sum_lo and sum_hi are the probability-weighted sums.
+        lo = [low] * count
+        hi = [high] * count
+        total_p = math.fsum(probs)
+        sum_lo, sum_hi = low * total_p, high * total_p
+
+        if self.star2:
+            current_player, value_of, decide = self._current_player, self._value, self._decide
+            for i, child in enumerate(children):
+                player = current_player(child)
+                p = probs[i]
+                if player == TERMINAL or (player >= 0 and depth == 0):  # cheap and exact
+                    v = value_of(child, depth, low, high)
+                    sum_lo += p * (v - lo[i])
+                    sum_hi += p * (v - hi[i])
+                    lo[i] = hi[i] = v
+                elif player == 0:  # maximizing: its first move is a lower bound
+                    v = decide(child, 0, depth, low, min(high, (beta - (sum_lo - p * lo[i])) / p), True)
+                    if v > lo[i]:
+                        v = min(v, hi[i])  # a sum may pass the bound by a rounding error
+                        sum_lo += p * (v - lo[i])
+                        lo[i] = v
+                elif player == 1:  # minimizing: its first move is an upper bound
+                    v = decide(child, 1, depth, max(low, (alpha - (sum_hi - p * hi[i])) / p), high, True)
+                    if v < hi[i]:
+                        v = max(v, lo[i])
+                        sum_hi += p * (v - hi[i])
+                        hi[i] = v
+                else:  # a chance child: no cheap bound
+                    continue
+                if sum_lo >= beta:
+                    return self._store_chance(key, depth, sum_lo, LOWER)
+                if sum_hi <= alpha:
+                    return self._store_chance(key, depth, sum_hi, UPPER)
+
+        # Star1: child i's window is what it must reach for the node to leave [alpha, beta], given the
+        # exact values before it and the bounds after it.
+        value_of = self._value
+        total = 0.0
+        rest_lo, rest_hi = sum_lo, sum_hi
+        for i, child in enumerate(children):
+            p, l, h = probs[i], lo[i], hi[i]
+            rest_lo -= p * l
+            rest_hi -= p * h
+            if l >= h:  # known exactly (a terminal, an evaluation, or probes that met)
+                v = l
+            else:
+                need_low = (alpha - total - rest_hi) / p
+                need_high = (beta - total - rest_lo) / p
+                # Only rounding errors let the bounds alone decide here (the checks above cut first).
+                if need_low >= h:
+                    return self._store_chance(key, depth, total + p * h + rest_hi, UPPER)
+                if need_high <= l:
+                    return self._store_chance(key, depth, total + p * l + rest_lo, LOWER)
+                window_low = need_low if need_low > l else l
+                window_high = need_high if need_high < h else h
+                v = value_of(child, depth, window_low, window_high)
+                if v <= need_low:
+                    return self._store_chance(key, depth, total + p * v + rest_hi, UPPER)
+                if v >= need_high:
+                    return self._store_chance(key, depth, total + p * v + rest_lo, LOWER)
+            total += p * v
+        return self._store_chance(key, depth, total, EXACT)
+
+    def _store_chance(self, key: Hashable, depth: int, value: float, bound: int) -> float:
+        if self.cache is not None:
+            if value <= self.low or value >= self.high:  # a bound at the game's bound is exact
+                bound = EXACT
+            self.cache.store(key, depth, value, bound)
+        return value
+
+    def _outcomes(self, state: State, key: Hashable) -> list[tuple[Action, float]]:
+        """The chance node's outcomes; huge nodes' samples are drawn once per search and kept."""
+        sampled = self._sampled.get(key)
+        if sampled is not None:
+            return sampled
+        outcomes, count = chance_distribution(self.game, state, self.chance_samples, self.seed)
+        if count > self.game.exact_chance_limit:
+            self._sampled[key] = outcomes
+            self._largest_sampled = max(self._largest_sampled, count)
+        return outcomes
+
+    # ----- the principal line ----------------------------------------------------------------
+    def _principal_line(self, state: State, first: Action, depth: int, value: float) -> list[str]:
+        """The best move, then the cached best moves; at a chance node the outcome whose value is
+        nearest the node's (a typical outcome, exact values preferred to bounds), in brackets."""
+        game, cache = self.game, self.cache
+        line = [game.action_name(state, first)]
+        state, depth = self._apply(state, first), depth - 1
+        for _ in range(4 * depth + 4):  # a guard: every step is a decision or a chance event
+            player = self._current_player(state)
+            if player == TERMINAL or cache is None:
+                break
+            known = self._known_value(state, depth)
+            if known is not None:
+                value = known[0]
+            if player == CHANCE:
+                typical = None
+                for outcome, _ in self._outcomes(state, self._key_of(state)):
+                    child = self._apply(state, outcome)
+                    child_known = self._known_value(child, depth)
+                    if child_known is not None:
+                        rank = (not child_known[1], abs(child_known[0] - value))
+                        if typical is None or rank < typical[0]:
+                            typical = (rank, outcome, child)
+                if typical is None:
+                    break
+                line.append(f"[{game.action_name(state, typical[1])}]")
+                state = typical[2]
+                continue
+            entry = cache.peek(self._key_of(state))
+            if depth == 0 or player < 0 or entry is None or entry.move is None:
+                break
+            if entry.generation != self._generation:  # a move from an earlier iteration: not this line
+                break
+            line.append(game.action_name(state, entry.move))
+            state, depth = self._apply(state, entry.move), depth - 1
+        return line
+
+    def _known_value(self, state: State, depth: int) -> tuple[float, bool] | None:
+        """A node's value without searching and whether it is exact: a terminal's, an evaluation at
+        depth 0, or what this iteration cached at this depth (perhaps only a bound)."""
+        player = self._current_player(state)
+        if player == TERMINAL:
+            return self._returns(state)[0], True
+        if player >= 0 and depth == 0:
+            return self._evaluate(state, 0), True
+        entry = self.cache.peek(self._key_of(state)) if self.cache is not None else None
+        if entry is None or entry.generation != self._generation or entry.depth != depth:
+            return None
+        return entry.value, entry.bound == EXACT
+
+
+__all__ = ["MoveValue", "SearchResult", "Searcher", "chance_distribution", "check_searchable", "expectimax"]
