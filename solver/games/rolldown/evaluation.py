@@ -20,6 +20,7 @@ of a final pair (the mean sides of the dice in play, both sides); for ``match`` 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 
 from solver.games.rolldown.cards import DIE_SIDES
 from solver.games.rolldown.rules import (
@@ -60,9 +61,10 @@ def round_win_estimate(state: RolldownState, to_move: int) -> float:
     n = len(my_faces)
     if n == 1 and not state.first_turn[to_move] and my_faces[0] >= their_faces[0]:
         return LAST_PAIR_WIN
-    my_threats = sum(1 for m in my_faces for t in their_faces if t <= m)
-    their_threats = sum(1 for t in their_faces for m in my_faces if m <= t)
-    p = 0.5 + THREAT_WEIGHT * math.tanh(2.0 * (my_threats - their_threats) / (n * n))
+    # My threats less theirs: a tie is a threat both ways and cancels, so only strict order counts.
+    their_faces.sort()
+    threat_margin = sum(bisect_left(their_faces, m) + bisect_right(their_faces, m) for m in my_faces) - n * n
+    p = 0.5 + THREAT_WEIGHT * math.tanh(2.0 * threat_margin / (n * n))
     p += CARD_WEIGHT * (len(state.hands[to_move]) - len(state.hands[1 - to_move]))
     return min(CEILING, max(FLOOR, p))
 

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from solver.game import Deals, PositionError
 from solver.games.rolldown.cards import UNKNOWN, unseen_cards
-from solver.games.rolldown.rules import RolldownState, _replace
+from solver.games.rolldown.rules import RolldownState
 
 
 def _hand_options(known: tuple[int, ...], unseen: Counter, unknown: int) -> list[tuple[tuple[int, ...], float]]:
@@ -59,7 +59,7 @@ def possible_hands(state: RolldownState, *, max_exact: int, samples: int, seed: 
     if combos <= max_exact:
         states, weights = [], []
         for (hand_a, w_a), (hand_b, w_b) in itertools.product(*per_player):
-            states.append(_replace(state, hands=(hand_a, hand_b)))
+            states.append(state._replace(hands=(hand_a, hand_b)))
             weights.append(w_a * w_b)
         description = f"{'; '.join(notes)}: averaged over all {combos} possible hands, weighted exactly"
         return Deals(tuple(states), tuple(weights), True, description)
@@ -68,7 +68,7 @@ def possible_hands(state: RolldownState, *, max_exact: int, samples: int, seed: 
     for _ in range(samples):
         hands = tuple(_sample_hand(state, side, rng) for side in (0, 1))
         drawn[hands] += 1
-    states = tuple(_replace(state, hands=hands) for hands in drawn)
+    states = tuple(state._replace(hands=hands) for hands in drawn)
     weights = tuple(count / samples for count in drawn.values())
     description = (
         f"{'; '.join(notes)}: {combos:,} possible hands, too many to enumerate; "

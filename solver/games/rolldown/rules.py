@@ -41,7 +41,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from solver.game import (
     CHANCE,
@@ -85,9 +85,11 @@ CAPTURE, REROLL, SET, QUEEN_PLAY, JOKER_PLAY = range(5)
 # SET covers every card that puts a die on a chosen face: (SET, card, side, slot, face)
 
 
-@dataclass(frozen=True, slots=True)
-class RolldownState:
-    """One RolldownBeta position. Frozen and canonical: equal positions are equal values.
+class RolldownState(NamedTuple):
+    """One RolldownBeta position. Immutable and canonical: equal positions are equal values.
+
+    A named tuple rather than a frozen dataclass: searches create one per node, and a tuple is
+    built about four times faster (1.3 us against 4.8 us measured for a one-field change).
 
     ``dice[p][i]`` is the face of player p's d{DIE_SIDES[i]}, 0 once it has been captured.
     ``hands[p]`` and ``discards[p]`` are sorted card codes (``UNKNOWN`` for ``?``).
@@ -258,16 +260,16 @@ class Rolldown(Game):
         if phase == DECIDE:
             return self._apply_decision(state, action)
         if phase == QUEEN_SECOND:
-            return _replace(state, phase=ROLL, pending=(action[1], action[2]))
+            return state._replace(phase=ROLL, pending=(action[1], action[2]))
         if phase == ROLL:
             side, slot = state.pending
-            return _end_turn(_replace(state, dice=_with_face(state.dice, side, slot, action), pending=None))
+            return _end_turn(state._replace(dice=_with_face(state.dice, side, slot, action), pending=None))
         if phase == QUEEN_ROLL:
             side, slot = state.pending
             dice = _with_face(state.dice, side, slot, action)
-            return _replace(state, dice=dice, phase=QUEEN_SECOND, pending=None)
+            return state._replace(dice=dice, phase=QUEEN_SECOND, pending=None)
         if phase == JOKER_ROLL:
-            return _end_turn(_replace(state, dice=_joker_dice(state, action)))
+            return _end_turn(state._replace(dice=_joker_dice(state, action)))
         if phase == ROUND_OVER and not self._ends_game(state):
             return _deal(state, action)
         raise GameError("the game is over: no action applies")
@@ -278,19 +280,18 @@ class Rolldown(Game):
         if kind == CAPTURE:
             return _capture(state, action[1], action[2])
         if kind == REROLL:
-            return _replace(state, phase=ROLL, pending=(action[1], action[2]))
+            return state._replace(phase=ROLL, pending=(action[1], action[2]))
         card = JOKER if kind == JOKER_PLAY else QUEEN if kind == QUEEN_PLAY else action[1]
-        played = _replace(
-            state,
+        played = state._replace(
             hands=_without_card(state.hands, me, card),
             discards=_with_discard(state.discards, me, (card,)),
         )
         if kind == SET:
             _, _, side, slot, face = action
-            return _end_turn(_replace(played, dice=_with_face(state.dice, side, slot, face)))
+            return _end_turn(played._replace(dice=_with_face(state.dice, side, slot, face)))
         if kind == QUEEN_PLAY:
-            return _replace(played, phase=QUEEN_ROLL, pending=(action[1], action[2]))
-        return _replace(played, phase=JOKER_ROLL)
+            return played._replace(phase=QUEEN_ROLL, pending=(action[1], action[2]))
+        return played._replace(phase=JOKER_ROLL)
 
     # ----- chance --------------------------------------------------------------------------------
     def chance_outcome_count(self, state: RolldownState) -> int:
@@ -391,16 +392,10 @@ class Rolldown(Game):
 
 
 # ----- transitions as functions of the state (no rules options involved) ----------------------------
-def _replace(state: RolldownState, **changes) -> RolldownState:
-    fields = {name: getattr(state, name) for name in RolldownState.__slots__}
-    fields.update(changes)
-    return RolldownState(**fields)
-
-
 def _end_turn(state: RolldownState) -> RolldownState:
     me = state.mover
     first_turn = (False, state.first_turn[1]) if me == 0 else (state.first_turn[0], False)
-    return _replace(state, mover=1 - me, first_turn=first_turn, phase=DECIDE, pending=None)
+    return state._replace(mover=1 - me, first_turn=first_turn, phase=DECIDE, pending=None)
 
 
 def _capture(state: RolldownState, my_slot: int, their_slot: int) -> RolldownState:
@@ -408,15 +403,15 @@ def _capture(state: RolldownState, my_slot: int, their_slot: int) -> RolldownSta
     dice = _with_face(state.dice, me, my_slot, 0)
     dice = _with_face(dice, 1 - me, their_slot, 0)
     if any(dice[0]):
-        return _end_turn(_replace(state, dice=dice))
+        return _end_turn(state._replace(dice=dice))
     points = DIE_SIDES[my_slot] + DIE_SIDES[their_slot]
     scores = state.scores
     if state.mode != "single":
         scores = (scores[0] + points, scores[1]) if me == 0 else (scores[0], scores[1] + points)
     # Leftover cards are shown, then go face up onto their owner's discard pile.
     discards = _with_discard(_with_discard(state.discards, 0, state.hands[0]), 1, state.hands[1])
-    return _replace(
-        state, dice=dice, hands=((), ()), discards=discards, scores=scores, first_turn=(False, False),
+    return state._replace(
+        dice=dice, hands=((), ()), discards=discards, scores=scores, first_turn=(False, False),
         mover=1 - state.starter, phase=ROUND_OVER, pending=None, round_winner=me, round_points=points,
     )
 
