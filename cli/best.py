@@ -66,8 +66,9 @@ def format_analysis(analysis: Analysis) -> str:
     speed = analysis.nodes / analysis.elapsed if analysis.elapsed > 0 else 0.0
     lines = [
         f"Position  {analysis.position}",
-        f"{mover} to move; value = {analysis.value_meaning} ({mover}'s view)",
-        f"Search    {analysis.method}; {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
+        f"{mover} to move; value = {analysis.value_meaning}, for {mover}",
+        f"Search    {analysis.method}",
+        f"          {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
         f"({hit_rate:.1%} of probes), {analysis.elapsed:.2f} s, {speed:,.0f} nodes/s",
         "",
         f"  #  {'move':<12} {'value':>8}  {'loss':>8}",

@@ -98,7 +98,7 @@ def analyse(
         results.append(searcher.search(concrete, depth=depth, time_limit=share, on_iteration=on_iteration))
     moves = _average_moves(results, deals.weights)
     heaviest = max(range(len(results)), key=lambda i: deals.weights[i])
-    notes = [note for note in {r.chance_note for r in results if getattr(r, "chance_note", "")}]
+    notes = []
     if len(results) > 1:
         notes.append(
             "each hand was searched as if its cards were seen (perfect-information averaging); "

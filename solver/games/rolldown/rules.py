@@ -341,9 +341,9 @@ class Rolldown(Game):
 
     def describe_value(self) -> str:
         return {
-            "round": "probability that the player wins the round",
+            "round": "probability of winning the round",
             "points": "expected signed points of the round",
-            "match": "probability that the player wins the match (draws count 1/2)",
+            "match": "probability of winning the match (a draw counts 1/2)",
         }[self.objective]
 
     # ----- starting positions --------------------------------------------------------------------
