@@ -593,7 +593,7 @@ def test_graph_exports_to_networkx():
 # ----- a larger RolldownBeta position --------------------------------------------------------------------------
 def test_two_dice_a_side_with_one_card_each(rolldown):
     solution = solve(rolldown, rolldown.parse("d4:3,d6:2/d4:2,d6:6 a 5/K"))
-    assert solution.num_states > 20_000
+    assert solution.num_states > 5_000  # 25,446 states before pending faces were blanked in the key
     assert solution.iterations.cyclic_components > 1
     assert_certified(solution)
     root_moves = solution.move_values(solution.root)

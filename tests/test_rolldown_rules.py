@@ -545,3 +545,19 @@ def test_random_matches_keep_every_invariant_and_end_by_the_mode(mode, seed):
         assert state.round == 9 and len(rounds_won) == 9
         a, b = state.scores
         assert match.returns(state) == ((1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5))
+
+
+def test_cache_key_merges_only_faces_about_to_be_rerolled():
+    roll_a = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 -/- a roll:b.d6")
+    roll_b = GAME.parse("d6:2,d8:5/d4:3,d6:1 a QK/- - single 0-0 1 -/- a roll:b.d6")
+    assert roll_a != roll_b and GAME.key(roll_a) == GAME.key(roll_b)
+    other_die = GAME.parse("d6:3,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 -/- a roll:b.d6")
+    assert GAME.key(other_die) != GAME.key(roll_a)
+    joker_a = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 -/- a joker")
+    joker_b = GAME.parse("d6:1,d8:1/d4:1,d6:1 a QK/- - single 0-0 1 -/- a joker")
+    assert GAME.key(joker_a) == GAME.key(joker_b)
+    deciding = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
+    assert GAME.key(deciding) == deciding and GAME.key(deciding) != GAME.key(roll_a)
+    # Positions that differ in anything else keep different keys.
+    assert GAME.key(GAME.parse("d6:2,d8:5/d4:3,d6:6 b QK/-")) != GAME.key(deciding)
+    assert GAME.key(GAME.parse("d6:2,d8:5/d4:3,d6:6 a Q/-")) != GAME.key(deciding)
