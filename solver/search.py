@@ -108,6 +108,8 @@ class SearchResult:
     method: str
     exact: bool = False
     chance_note: str = ""
+    table_probes: int = 0  # decision nodes looked up in the oracle (endgame tables), and found
+    table_hits: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -221,6 +223,7 @@ class Searcher:
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
         "_horizon", "_deadline", "_generation", "_sampled", "_largest_sampled", "_cutoff_scores",
+        "oracle", "oracle_probes", "oracle_hits",
     )
 
     def __init__(
@@ -233,6 +236,7 @@ class Searcher:
         chance_samples: int = 64,
         seed: int = 0,
         history: bool = True,
+        oracle: Callable[[State], float | None] | None = None,
     ):
         check_searchable(game)
         if chance_samples < 1:
@@ -260,6 +264,11 @@ class Searcher:
         self._sampled: dict[Hashable, list[tuple[Action, float]]] = {}
         self._largest_sampled = 0
         self._cutoff_scores: tuple[dict, dict] = ({}, {})  # history heuristic, per player
+        # Exact values from outside (endgame tables), probed at every decision node they cover,
+        # as a chess engine probes Syzygy: player 0's value, or None where not covered.
+        self.oracle = oracle
+        self.oracle_probes = 0
+        self.oracle_hits = 0
 
     # ----- the root ----------------------------------------------------------------------------
     def search(
@@ -341,6 +350,7 @@ class Searcher:
         self._sampled = {}
         self._largest_sampled = 0
         self._cutoff_scores = ({}, {})
+        self.oracle_probes = self.oracle_hits = 0
 
     def _result(
         self, state: State, mover: int, order: Sequence[Action], values: dict[Action, float],
@@ -378,6 +388,7 @@ class Searcher:
             elapsed=time.perf_counter() - start,
             pv=self._principal_line(state, ranked[0], depth, values[ranked[0]]),
             sampled_chance_nodes=len(self._sampled), method=method, exact=solved, chance_note=chance_note,
+            table_probes=self.oracle_probes, table_hits=self.oracle_hits,
         )
 
     # ----- the recursive search (hot path) ----------------------------------------------------
@@ -406,6 +417,12 @@ class Searcher:
         self.nodes = nodes = self.nodes + 1
         if not nodes & CLOCK_MASK:
             self._tick()
+        if self.oracle is not None:
+            self.oracle_probes += 1
+            known = self.oracle(state)
+            if known is not None:
+                self.oracle_hits += 1
+                return known
         if depth == 0:
             self._horizon += 1
             return self._evaluate(state, 0)
