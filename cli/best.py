@@ -6,7 +6,8 @@ import json
 
 import click
 
-from cli.options import game_argument, with_rule_options
+from cache.store import TableStore
+from cli.options import game_argument, tables_option, with_rule_options
 from solver.analysis import Analysis, analyse
 from solver.game import GameError
 from solver.games import load_game
@@ -28,9 +29,12 @@ DEFAULT_TIME = 5.0
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for every sampled choice (reproducible answers).")
 @click.option("--no-star2", is_flag=True, help="Star1 pruning only (no Star2 probing).")
 @click.option("--no-cache", is_flag=True, help="Search without the transposition table.")
+@click.option("--exact", is_flag=True, help="Exact values from endgame tables (small missing tables are built first).")
+@click.option("--no-tables", is_flag=True, help="Do not probe stored endgame tables during the search.")
+@tables_option
 @with_rule_options
 def best(game_name, position, depth, time_limit, as_json, example, hands_exact, hand_samples, seed,
-         no_star2, no_cache, ace, objective) -> None:
+         no_star2, no_cache, exact, no_tables, tables_dir, ace, objective) -> None:
     """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`)."""
     game = load_game(game_name, ace=ace, objective=objective)
     if example or position is None:
@@ -44,7 +48,11 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
         raise GameError("a single round keeps no points: --objective points applies to first50 and nine")
     if depth is None and time_limit is None:
         time_limit = DEFAULT_TIME
-    searcher = Searcher(game, star2=not no_star2, use_cache=not no_cache, seed=seed)
+    tables = _tablebase(game, tables_dir, wanted=exact or not no_tables)
+    if exact and tables is None:
+        raise GameError("--exact needs endgame tables: they exist for rolldown with --objective round")
+    oracle = tables.oracle() if tables is not None and tables.store.list(tables.game_name) else None
+    searcher = Searcher(game, star2=not no_star2, use_cache=not no_cache, seed=seed, oracle=oracle)
 
     def progress(result) -> None:
         if not as_json:
@@ -52,11 +60,21 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
                        f"  nodes {result.nodes:,}  {result.elapsed:.2f}s", err=True)
 
     analysis = analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher,
-                       hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, on_iteration=progress)
+                       hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, on_iteration=progress,
+                       exact=tables.exact_result if exact else None)
     if as_json:
         click.echo(json.dumps(analysis.to_json(), indent=2))
     else:
         click.echo(format_analysis(analysis))
+
+
+def _tablebase(game, tables_dir: str | None, wanted: bool):
+    """The endgame tables that can answer for ``game`` (RolldownBeta, round objective), else None."""
+    if not wanted or game.name != "rolldown" or game.objective != "round":
+        return None
+    from solver.games.rolldown.tablebase import Tablebase
+
+    return Tablebase(TableStore(tables_dir), ace=game.ace)
 
 
 def format_analysis(analysis: Analysis) -> str:
@@ -68,11 +86,13 @@ def format_analysis(analysis: Analysis) -> str:
         f"Position  {analysis.position}",
         f"{mover} to move; value = {analysis.value_meaning}, for {mover}",
         f"Search    {analysis.method}",
-        f"          {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
-        f"({hit_rate:.1%} of probes), {analysis.elapsed:.2f} s, {speed:,.0f} nodes/s",
-        "",
-        f"  #  {'move':<12} {'value':>8}  {'loss':>8}",
     ]
+    if analysis.nodes:
+        lines.append(f"          {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
+                     f"({hit_rate:.1%} of probes), {analysis.elapsed:.2f} s, {speed:,.0f} nodes/s")
+    if analysis.table_probes and analysis.nodes:
+        lines.append(f"          endgame tables: {analysis.table_hits:,} hits in {analysis.table_probes:,} probes")
+    lines += ["", f"  #  {'move':<12} {'value':>8}  {'loss':>8}"]
     for rank, move in enumerate(analysis.moves, 1):
         loss = "" if rank == 1 else f"{-move.loss:+.4f}"
         tie = "  (tied)" if rank > 1 and move.loss == 0 else ""

@@ -33,9 +33,11 @@ def main() -> None:
 def _register() -> None:
     from cli.best import best
     from cli.notation import notation
+    from cli.tablebase import tablebase
 
     main.add_command(best)
     main.add_command(notation)
+    main.add_command(tablebase)
 
 
 _register()

@@ -40,6 +40,8 @@ class Analysis:
     value_meaning: str
     hidden: str = ""
     notes: list[str] = field(default_factory=list)
+    table_probes: int = 0
+    table_hits: int = 0
 
     @property
     def best(self) -> str:
@@ -66,6 +68,8 @@ class Analysis:
             "method": self.method,
             "hidden_information": self.hidden,
             "notes": self.notes,
+            "table_probes": self.table_probes,
+            "table_hits": self.table_hits,
         }
 
 
@@ -80,9 +84,12 @@ def analyse(
     hand_samples: int = 64,
     seed: int = 0,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    exact: Callable[[State], SearchResult] | None = None,
 ) -> Analysis:
     """Rank every legal move of ``state`` (values from the mover's view), searching each
-    concrete position its hidden information allows; ``time_limit`` is shared among them."""
+    concrete position its hidden information allows; ``time_limit`` is shared among them.
+    With ``exact`` (exact move values of a concrete position, e.g. from endgame tables) that
+    replaces the search."""
     player = game.current_player(state)
     if player < 0:
         raise GameError("no player decides at this position (it is a chance node or the game is over)")
@@ -91,6 +98,9 @@ def analyse(
     started = time.perf_counter()
     results: list[SearchResult] = []
     for index, concrete in enumerate(deals.states):
+        if exact is not None:
+            results.append(exact(concrete))
+            continue
         share = None
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - started)
@@ -101,7 +111,7 @@ def analyse(
     notes = []
     if len(results) > 1:
         notes.append(
-            "each hand was searched as if its cards were seen (perfect-information averaging); "
+            "each hand was solved as if its cards were seen (perfect-information averaging); "
             "the principal line is that of the likeliest hand"
         )
     return Analysis(
@@ -118,6 +128,8 @@ def analyse(
         value_meaning=game.describe_value(),
         hidden=deals.description,
         notes=sorted(notes),
+        table_probes=sum(r.table_probes for r in results),
+        table_hits=sum(r.table_hits for r in results),
     )
 
 

@@ -370,7 +370,7 @@ class Searcher:
             f"{'cache' if self.cache is not None else 'no cache'})"
         )
         if solved:
-            method += "; exact: every line ends the game within the depth"
+            method += "; exact: every line ends the game (or reaches exact values) within the depth"
         chance_note = ""
         if self._sampled:
             count = len(self._sampled)

@@ -1,0 +1,946 @@
+"""Exact single-round values of RolldownBeta endgames, one numpy table per material signature.
+
+A position in a table is a RolldownBeta position in phase DECIDE where both players have had their
+first turn of the round and both hands are known. Its value is the probability that the player to
+move wins the round under optimal play by both (the objective ``round``), always **from the
+mover's view**.
+
+Signatures and tables
+---------------------
+A :class:`Signature` names the material: the sides of the mover's dice in play, the opponent's,
+the mover's hand and the opponent's hand. Its :attr:`~Signature.name` is usable as a file name::
+
+    d4d8-d6d10            the mover has a d4 and a d8, the opponent a d6 and a d10, no cards
+    d4d8-d6d10.QK-5       ... the mover holds a Queen and a King, the opponent a 5
+    d12-d20.-X            ... the mover holds nothing, the opponent a Joker
+
+The table of a signature is a float64 array whose axes are the faces of the dice in play, the
+mover's dice (ascending sides) then the opponent's: ``table[f1 - 1, ..., g1 - 1, ...]``.
+
+How a table is solved
+---------------------
+A move either leaves the signature (a capture: a smaller-dice table, or 1 for the last pair; a
+card: a smaller-hand table, a set-face card being a slice of it, the Queen a mean, a best second
+die and a mean, the Joker the mean of a whole table) or stays among the signature and its *swap*
+(the same material seen by the opponent): a reroll, whose value is one minus a mean along one axis
+of the opponent's table. After a move the opponent is the mover, so a child's value is one minus
+its value in the child's (swapped) table. Signatures are solved in dependency order (fewer dice,
+then fewer cards), a signature together with its swap, by value iteration on the reroll means:
+
+* the state of the iteration is the means of a table along each axis (the reroll values), not
+  the table, so one update is a single blocked pass over the table's constants (best capture or
+  card, computed once), with every intermediate in cache;
+* the two tables of a coupled pair are updated in turn (Gauss-Seidel: each uses the other's
+  newest means), a self-swapped table alternates the same way;
+* Anderson acceleration on the two-table (two-ply) update, first in float32 to about 1e-6, then
+  in float64 until the largest change of any mean in one more update is below ``tolerance``
+  (default 1e-12); that change bounds the change of any table value in one more sweep, and is
+  reported per batch with the number of updates as the certificate (:class:`BatchStats`).
+
+Usage::
+
+    >>> from solver.games.rolldown import Rolldown
+    >>> from solver.games.rolldown.tables import Signature, build_tables, probe, move_values
+    >>> game = Rolldown()
+    >>> tables = build_tables(max_dice=1, max_cards=0)  # 36 tables, 3,600 positions
+    >>> state = game.parse("d8:2/d6:5 a -/-")
+    >>> round(probe(tables, state), 12)
+    0.24
+    >>> [(game.action_name(state, a), round(v, 6)) for a, v in move_values(tables, state)]
+    [('roll a.d8', 0.24), ('roll b.d6', 0.091874)]
+
+Only what a position needs (the closure of its signature under captures, cards and the swap)::
+
+    >>> state = game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
+    >>> tables = build_tables(roots=[Signature.of_state(state)])
+    >>> len(tables), round(probe(tables, state), 6)
+    (39, 0.883865)
+    >>> best = max(move_values(tables, state), key=lambda move: move[1])
+    >>> game.action_name(state, best[0]), tables.stats.max_residual < 1e-12
+    ('Q b.d6', True)
+
+:func:`estimate_build` tells the size of a build (positions, bytes, peak memory) before making it;
+``tables.stats`` holds the certificate of each solved batch (updates and residual).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.game import GameError
+from solver.games.rolldown.cards import (
+    ACE,
+    CARD_LETTERS,
+    CARD_OF_LETTER,
+    DECK_COPIES,
+    DIE_SIDES,
+    JACK,
+    JOKER,
+    KING,
+    QUEEN,
+    UNKNOWN,
+)
+from solver.games.rolldown.rules import (
+    ACE_VARIANTS,
+    CAPTURE,
+    DECIDE,
+    JOKER_PLAY,
+    QUEEN_PLAY,
+    REROLL,
+    SET,
+    Rolldown,
+    RolldownState,
+)
+
+VALUE_BYTES = 8  # float64
+DEFAULT_TOLERANCE = 1e-12
+FLOAT32_TOLERANCE = 1e-6  # the float32 phase stops here (or when it stalls)
+BLOCK_ELEMENTS = 1 << 16  # a kernel block: about 512 KiB of float64, with its intermediates in L2
+MAX_BATCH_ELEMENTS = 1 << 22  # hand pairs solved together in one array (per table of a pair)
+MAX_UPDATES = 20000  # table updates per batch before giving up (never reached in practice)
+ANDERSON_DEPTH = 4
+
+
+# ----- signatures --------------------------------------------------------------------------------
+def _hand_text(hand: Sequence[int]) -> str:
+    return "".join(CARD_LETTERS[c] for c in hand)
+
+
+def _dice_text(dice: Sequence[int]) -> str:
+    return "".join(f"d{s}" for s in dice)
+
+
+@dataclass(frozen=True, order=True)
+class Signature:
+    """The material of a table, from the mover's view: dice (by sides) and hands (card codes),
+    each kept sorted.
+
+    >>> sig = Signature((4, 8), (6, 10), (QUEEN, KING), (5,))
+    >>> sig.name
+    'd4d8-d6d10.QK-5'
+    >>> Signature.parse(sig.name) == sig, sig.swap().name, sig.shape, sig.positions
+    (True, 'd6d10-d4d8.5-QK', (4, 8, 6, 10), 1920)
+    """
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    my_hand: tuple[int, ...] = ()
+    their_hand: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        # canonical: dice and hands sorted (so equal material gives equal, equally named signatures)
+        for name in ("mine", "theirs", "my_hand", "their_hand"):
+            object.__setattr__(self, name, tuple(sorted(getattr(self, name))))
+        for dice in (self.mine, self.theirs):
+            if len(set(dice)) != len(dice) or any(s not in DIE_SIDES for s in dice):
+                raise GameError(f"a signature's dice are distinct sides from {DIE_SIDES}: {dice}")
+        if len(self.mine) != len(self.theirs) or not self.mine:
+            raise GameError("a signature has the same number (at least one) of dice on each side")
+        for hand in (self.my_hand, self.their_hand):
+            if any(c not in DECK_COPIES for c in hand):
+                raise GameError(f"a signature's hand holds known card codes only: {hand}")
+            if any(n > DECK_COPIES[c] for c, n in Counter(hand).items()):
+                raise GameError(f"a hand holds more copies of a card than a deck has: {hand}")
+
+    @property
+    def name(self) -> str:
+        text = f"{_dice_text(self.mine)}-{_dice_text(self.theirs)}"
+        if self.my_hand or self.their_hand:
+            text += f".{_hand_text(self.my_hand)}-{_hand_text(self.their_hand)}"
+        return text
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, name: str) -> Signature:
+        """The signature a :attr:`name` describes (``d4d8-d6d10.QK-5``)."""
+        dice_part, _, hand_part = name.partition(".")
+        try:
+            mine_text, theirs_text = dice_part.split("-")
+            mine = tuple(int(t) for t in mine_text.split("d")[1:])
+            theirs = tuple(int(t) for t in theirs_text.split("d")[1:])
+            hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+            if hand_part:
+                a, b = hand_part.split("-")
+                hands = (tuple(sorted(CARD_OF_LETTER[c] for c in a)), tuple(sorted(CARD_OF_LETTER[c] for c in b)))
+        except (ValueError, KeyError) as exc:
+            raise GameError(f"'{name}' is not a table signature such as d4d8-d6d10.QK-5") from exc
+        if UNKNOWN in hands[0] + hands[1]:
+            raise GameError("a table signature has known cards only")
+        return cls(mine, theirs, *hands)
+
+    @classmethod
+    def of_state(cls, state: RolldownState) -> Signature:
+        """The signature of ``state``, from the view of ``state.mover``."""
+        me, them = state.mover, 1 - state.mover
+        mine = tuple(DIE_SIDES[i] for i, f in enumerate(state.dice[me]) if f)
+        theirs = tuple(DIE_SIDES[i] for i, f in enumerate(state.dice[them]) if f)
+        return cls(mine, theirs, tuple(state.hands[me]), tuple(state.hands[them]))
+
+    def swap(self) -> Signature:
+        """The same material seen by the opponent (who moves after any move but a Queen's first half)."""
+        return Signature(self.theirs, self.mine, self.their_hand, self.my_hand)
+
+    @property
+    def dice(self) -> int:
+        return len(self.mine)
+
+    @property
+    def cards(self) -> int:
+        return len(self.my_hand) + len(self.their_hand)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.mine + self.theirs
+
+    @property
+    def positions(self) -> int:
+        return math.prod(self.shape)
+
+    def capture_child(self, i: int, j: int) -> Signature:
+        """After my i-th die takes their j-th (not the last pair): the opponent moves."""
+        return Signature(_drop(self.theirs, j), _drop(self.mine, i), self.their_hand, self.my_hand)
+
+    def card_child(self, card: int) -> Signature:
+        """After I play ``card`` (and any rerolls it brings): the opponent moves."""
+        return Signature(self.theirs, self.mine, self.their_hand, _remove(self.my_hand, card))
+
+    def children(self) -> list[Signature]:
+        """Every signature a move from here leads to (the swap for rerolls, captures, cards)."""
+        out = [self.swap()]
+        if self.dice > 1:
+            out += [self.capture_child(i, j) for i in range(self.dice) for j in range(self.dice)]
+        out += [self.card_child(c) for c in sorted(set(self.my_hand))]
+        return out
+
+
+def _drop(items: tuple[int, ...], index: int) -> tuple[int, ...]:
+    return items[:index] + items[index + 1 :]
+
+
+def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def state_index(state: RolldownState) -> tuple[int, ...]:
+    """The index of ``state``'s dice faces in its signature's table (mover's dice, then theirs)."""
+    me, them = state.mover, 1 - state.mover
+    return tuple(f - 1 for f in state.dice[me] if f) + tuple(f - 1 for f in state.dice[them] if f)
+
+
+def _check_covered(state: RolldownState) -> None:
+    if state.phase != DECIDE:
+        raise GameError("tables hold positions where the mover decides (phase -): not a chance or Queen step")
+    if any(state.first_turn):
+        raise GameError("tables hold positions where both players have had their first turn: search the first plies")
+    if any(UNKNOWN in hand for hand in state.hands):
+        raise GameError("tables hold positions with both hands known: average over the hidden hands")
+
+
+# ----- which signatures a build holds --------------------------------------------------------------
+def hands_up_to(max_cards: int) -> list[tuple[int, ...]]:
+    """Every hand (sorted card codes) of at most ``max_cards`` cards that one deck allows."""
+    ranks = sorted(DECK_COPIES)
+    hands = []
+    for size in range(max_cards + 1):
+        for combo in itertools.combinations_with_replacement(ranks, size):
+            if all(n <= DECK_COPIES[c] for c, n in Counter(combo).items()):
+                hands.append(combo)
+    return hands
+
+
+def all_signatures(max_dice: int, max_cards: int = 0) -> list[Signature]:
+    """Every signature with 1..``max_dice`` dice a side and at most ``max_cards`` cards a hand."""
+    hands = hands_up_to(max_cards)
+    out = []
+    for n in range(1, max_dice + 1):
+        for mine in itertools.combinations(DIE_SIDES, n):
+            for theirs in itertools.combinations(DIE_SIDES, n):
+                out += [Signature(mine, theirs, h, g) for h in hands for g in hands]
+    return out
+
+
+def required_signatures(roots: Iterable[Signature]) -> set[Signature]:
+    """``roots`` and every signature their values depend on (closed under swap, captures, cards)."""
+    seen: set[Signature] = set()
+    todo = list(roots)
+    while todo:
+        sig = todo.pop()
+        if sig in seen:
+            continue
+        seen.add(sig)
+        todo.extend(child for child in sig.children() if child not in seen)
+    return seen
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    """The size of a build: signatures, positions, the bytes its tables take (float64) and an
+    estimate of the peak memory of building it."""
+
+    signatures: int
+    positions: int
+    bytes: int
+    peak_bytes: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.signatures:,} tables, {self.positions:,} positions, "
+            f"{self.bytes / 2**30:.2f} GiB of tables, about {self.peak_bytes / 2**30:.2f} GiB to build"
+        )
+
+
+def estimate_build(
+    max_dice: int | None = None, max_cards: int = 0, *, roots: Iterable[Signature] | None = None, workers: int = 1
+) -> BuildEstimate:
+    """The size of ``build_tables(max_dice, max_cards)`` (or of the closure of ``roots``), without
+    building anything, so callers can refuse an oversized build with figures.
+
+    >>> estimate_build(3, 0).positions  # every position with at most 3 dice a side, no cards
+    292381600
+    >>> estimate_build(2, 1).signatures, estimate_build(2, 1).positions
+    (58725, 454500000)
+    """
+    if roots is not None:
+        sigs = required_signatures(roots)
+        count = len(sigs)
+        positions = sum(sig.positions for sig in sigs)
+        largest = max((sig.positions for sig in sigs), default=0)
+        shapes = [sig.shape for sig in sigs]
+    else:
+        hands = len(hands_up_to(max_cards)) ** 2
+        count = positions = largest = 0
+        shapes = []
+        for n in range(1, (max_dice or 0) + 1):
+            products = [math.prod(c) for c in itertools.combinations(DIE_SIDES, n)]
+            count += len(products) ** 2 * hands
+            positions += sum(products) ** 2 * hands
+            largest = max(largest, max(products) ** 2)
+            shapes.append(tuple(sorted(DIE_SIDES)[-n:]) * 2)
+    data = positions * VALUE_BYTES
+    # the working set of the largest batch (see _solve_batch): per position of one of its two
+    # arrays 56 bytes (constants in float64 and float32, the two tables written at the end and
+    # the constants' temporaries), per reroll mean 36 + 12 * (Anderson depth + 1) bytes
+    means_per_position = max((sum(1 / s for s in shape) for shape in shapes), default=0)
+    elements = min(positions, max(largest, min(MAX_BATCH_ELEMENTS, positions)))
+    per_worker = int(elements * (56 + means_per_position * (36 + 12 * (ANDERSON_DEPTH + 1))))
+    return BuildEstimate(count, positions, data, data + per_worker * max(1, workers))
+
+
+# ----- the tables as a value ------------------------------------------------------------------------
+@dataclass
+class BatchStats:
+    """The certificate of one solved batch (a signature with its swap, over several hand pairs)."""
+
+    signatures: tuple[str, ...]
+    positions: int
+    updates32: int  # table updates (sweeps of one table) in float32
+    updates64: int  # ... in float64, including the last one that wrote the tables
+    position_updates: int  # positions touched by all those updates
+    residual: float  # bound on the change of any value in one more sweep
+    seconds: float
+    converged: bool
+
+
+@dataclass
+class BuildStats:
+    """Totals of a build."""
+
+    batches: list[BatchStats] = field(default_factory=list)
+    seconds: float = 0.0
+    positions: int = 0
+
+    @property
+    def updates(self) -> int:
+        """Position updates (each table update touches every position of the table)."""
+        return sum(b.position_updates for b in self.batches)
+
+    @property
+    def max_residual(self) -> float:
+        return max((b.residual for b in self.batches), default=0.0)
+
+    @property
+    def converged(self) -> bool:
+        return all(b.converged for b in self.batches)
+
+
+class Tables(dict):
+    """``{Signature: np.ndarray}`` plus the rules variant they were built for and build figures."""
+
+    def __init__(self, *args, ace: str = "online", stats: BuildStats | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ace = ace
+        self.stats = stats or BuildStats()
+
+
+# ----- constants: every move that leaves the signature ---------------------------------------------
+def _halves_transposed(table: np.ndarray) -> np.ndarray:
+    """A table seen by the other player: (their dice, my dice) axes become (my dice, their dice)."""
+    n = table.ndim // 2
+    return table.transpose(tuple(range(n, 2 * n)) + tuple(range(n)))
+
+
+def _faces(sides: int) -> np.ndarray:
+    return np.arange(1, sides + 1)
+
+
+def _set_faces(card: int, sides: int, own: bool, ace: str) -> list[int]:
+    """Faces a set-face card may put on a die with ``sides`` (own die or the opponent's)."""
+    if card == KING:
+        return [sides]
+    if card == JACK:
+        return [1]
+    if card == ACE:
+        if ace == "printed":
+            return [sides, 1]
+        return [sides] if own else [1]
+    return [card] if card <= sides else []
+
+
+def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) -> dict[tuple, np.ndarray]:
+    """The value of each play of ``card`` at every position of ``sig`` (mover's view), keyed by the
+    rules' action tuple less the slot numbering: ('set', axis, face), ('queen', axis) or ('joker',).
+
+    ``child_table`` is the table of ``sig.card_child(card)``. Arrays broadcast to ``sig.shape``.
+    """
+    n = sig.dice
+    after = 1.0 - _halves_transposed(child_table)  # my value once the card is played, in my axes
+    out: dict[tuple, np.ndarray] = {}
+    if card == JOKER:
+        out[("joker",)] = np.asarray(after.mean())
+        return out
+    if card == QUEEN:
+        second = _best_reroll(after)
+        for axis in range(2 * n):
+            out[("queen", axis)] = second.mean(axis=axis, keepdims=True)
+        return out
+    for axis, sides in enumerate(sig.shape):
+        for face in _set_faces(card, sides, axis < n, ace):
+            out[("set", axis, face)] = after.take([face - 1], axis=axis)
+    return out
+
+
+def _best_reroll(values: np.ndarray) -> np.ndarray:
+    """max over dice of the mean along that die: the best choice of a die to reroll."""
+    best = None
+    for axis in range(values.ndim):
+        mean = values.mean(axis=axis, keepdims=True)
+        best = mean if best is None else np.maximum(best, mean)
+    return np.broadcast_to(best, values.shape)
+
+
+def constants(sig: Signature, tables: dict, ace: str = "online") -> np.ndarray:
+    """Best value of a move that leaves ``sig`` (capture or card) at every position; -inf where
+    there is none. Needs the tables of every capture and card child."""
+    n = sig.dice
+    shape = sig.shape
+    best = np.full(shape, -np.inf)
+    for i, a in enumerate(sig.mine):
+        for j, b in enumerate(sig.theirs):
+            mask_shape = [1] * (2 * n)
+            mask_shape[i], mask_shape[n + j] = a, b
+            mask = (_faces(a)[:, None] >= _faces(b)[None, :]).reshape(mask_shape)
+            if n == 1:
+                value: np.ndarray | float = 1.0  # the last capture wins the round
+            else:
+                child = tables[sig.capture_child(i, j)]
+                value = np.expand_dims(1.0 - _halves_transposed(child), (i, n + j))
+            np.maximum(best, value, out=best, where=mask)
+    for card in sorted(set(sig.my_hand)):
+        for value in card_values(sig, card, tables[sig.card_child(card)], ace).values():
+            np.maximum(best, value, out=best)
+    return best
+
+
+# ----- the blocked kernel ---------------------------------------------------------------------------
+class _Kernel:
+    """One table update over a batch ``(B, d_1, ..., d_m)``: ``out = op(K, op_k inputs[k])`` where
+    ``inputs[k]`` is broadcast along dice axis k (a reroll mean), then the sums of ``out`` along
+    every dice axis. Works block by block so the block and its intermediates stay in cache."""
+
+    def __init__(self, shape: tuple[int, ...], dtype, op, target: int | None = None):
+        target = target or BLOCK_ELEMENTS
+        self.shape = shape
+        batch, dims = shape[0], shape[1:]
+        m = len(dims)
+        self.m = m
+        self.op = op
+        q = 0
+        while q < m - 1 and math.prod(dims[q:]) > target:  # a block keeps at least the last axis
+            q += 1
+        self.q = q
+        if q == 0:
+            per = max(1, target // max(1, math.prod(dims)))
+            self.blocks = [(slice(h, min(batch, h + per)),) for h in range(0, batch, per)]
+            self.buf = np.empty((min(batch, per),) + dims, dtype)
+        else:
+            self.blocks = list(np.ndindex(batch, *dims[:q]))
+            self.buf = np.empty(dims[q:], dtype)
+        self.ones = np.ones(dims[-1], dtype)
+        # sums along the axes inside a block: add.reduce when the rows it adds are long, else
+        # einsum (two to four times faster than add.reduce over short inner rows)
+        block_dims = (0,) + dims if q == 0 else dims[q:]
+        self.inner = []
+        for k in range(q, m - 1):
+            axis = k + 1 if q == 0 else k - q
+            letters = "abcdefghijklmnop"[: len(block_dims)]
+            subscripts = f"{letters}->{letters[:axis]}{letters[axis + 1:]}"
+            long_rows = math.prod(block_dims[axis + 1 :]) >= 64
+            self.inner.append((k, axis, None if long_rows else subscripts))
+        self.mean_shapes = [tuple(1 if j == k + 1 else shape[j] for j in range(m + 1)) for k in range(m)]
+        self.mean_sizes = [math.prod(s) for s in self.mean_shapes]
+        self.offsets = np.cumsum([0] + self.mean_sizes).tolist()
+        self.length = self.offsets[-1]
+        self.inverse_sides = [1.0 / d for d in dims]
+
+    def views(self, flat: np.ndarray) -> list[np.ndarray]:
+        """The per-axis means inside one flat vector."""
+        return [flat[self.offsets[k] : self.offsets[k + 1]].reshape(self.mean_shapes[k]) for k in range(self.m)]
+
+    def run(self, const: np.ndarray, inputs: list[np.ndarray], sums: list[np.ndarray], out: np.ndarray | None = None):
+        """``sums[k]`` gets the *means* along axis k of the updated table (written to ``out`` if given)."""
+        op, q, m = self.op, self.q, self.m
+        for k in range(q):
+            sums[k].fill(0)
+        ones = self.ones
+        for idx in self.blocks:
+            if q == 0:
+                sl = idx[0]
+                count = sl.stop - sl.start
+                b = out[sl] if out is not None else (self.buf if count == self.buf.shape[0] else self.buf[:count])
+                op(const[sl], inputs[0][sl], out=b)
+                for k in range(1, m):
+                    op(b, inputs[k][sl], out=b)
+                for k, axis, subscripts in self.inner:
+                    target = sums[k][sl]
+                    if subscripts is None:
+                        np.add.reduce(b, axis=axis, keepdims=True, out=target)
+                    else:
+                        np.einsum(subscripts, b, out=target.squeeze(axis))
+                np.matmul(b.reshape(-1, b.shape[-1]), ones, out=sums[m - 1][sl].reshape(-1))
+            else:
+                b = out[idx] if out is not None else self.buf
+                heads = []
+                for k in range(q):
+                    head = list(idx)
+                    head[k + 1] = 0
+                    heads.append(tuple(head))
+                op(const[idx], inputs[0][heads[0]], out=b)
+                for k in range(1, m):
+                    op(b, inputs[k][heads[k]] if k < q else inputs[k][idx], out=b)
+                for k in range(q):
+                    acc = sums[k][heads[k]]
+                    np.add(acc, b, out=acc)
+                for k, axis, subscripts in self.inner:
+                    target = sums[k][idx]
+                    if subscripts is None:
+                        np.add.reduce(b, axis=axis, keepdims=True, out=target)
+                    else:
+                        np.einsum(subscripts, b, out=target.squeeze(axis))
+                np.matmul(b.reshape(-1, b.shape[-1]), ones, out=sums[m - 1][idx].reshape(-1))
+        for k in range(m):
+            np.multiply(sums[k], self.inverse_sides[k], out=sums[k])
+
+
+# ----- Anderson acceleration -------------------------------------------------------------------------
+class _Anderson:
+    """Anderson mixing (type II) over a ring of the last ``depth + 1`` images ``g_i`` of the
+    fixed-point map and their residuals ``f_i = g_i - x_i``: the next iterate is the combination
+    ``sum a_i g_i`` (``sum a_i = 1``) whose residuals' combination is smallest. The residuals are
+    kept in float32 (they only weigh the images) and their Gram matrix one row at a time."""
+
+    def __init__(self, length: int, depth: int, dtype):
+        slots = depth + 1
+        self.depth = depth
+        self.images = np.zeros((slots, length), dtype)
+        self.residuals = np.zeros((slots, length), np.float32)
+        self.gram = np.zeros((slots, slots))
+        self.count = 0
+        self.slot = 0
+
+    def reset(self) -> None:
+        """Forget the history (the current slot stays: it is about to be filled)."""
+        self.count = 0
+
+    def record(self, x: np.ndarray) -> float:
+        """The image in ``images[slot]`` is of ``x``: store its residual; return its largest size."""
+        f = self.residuals[self.slot]
+        np.subtract(self.images[self.slot], x, out=f, casting="same_kind")
+        return float(max(f.max(), -f.min()))
+
+    def mix(self, out: np.ndarray) -> None:
+        """Write the next iterate into ``out`` and move to the next slot."""
+        slot, slots = self.slot, self.depth + 1
+        self.count = min(self.count + 1, slots)
+        live = [(slot - i) % slots for i in range(self.count)]
+        if len(live) > 1:
+            # per-row dot products and einsum: no multithreaded BLAS call on the hot path
+            row = np.array([np.dot(self.residuals[i], self.residuals[slot]) for i in live], dtype=float)
+            self.gram[slot, live] = row
+            self.gram[live, slot] = row
+            alpha = self._weights(live)
+        else:
+            alpha = None
+        if alpha is None:
+            np.copyto(out, self.images[slot])
+            if len(live) > 1:
+                self.count = 1
+        else:
+            weights = np.zeros(slots, self.images.dtype)
+            weights[live] = alpha
+            np.einsum("i,ij->j", weights, self.images, out=out)
+        self.slot = (slot + 1) % slots
+
+    def _weights(self, live: list[int]) -> np.ndarray | None:
+        gram = self.gram[np.ix_(live, live)]
+        scale = np.sqrt(np.maximum(np.diag(gram), 1e-300))
+        normed = gram / np.outer(scale, scale) + 1e-10 * np.eye(len(live))
+        try:
+            beta = np.linalg.solve(normed, 1.0 / scale)
+        except np.linalg.LinAlgError:
+            return None
+        alpha = beta / scale
+        total = alpha.sum()
+        if not np.all(np.isfinite(alpha)) or total == 0 or not np.isfinite(total):
+            return None
+        return alpha / total
+
+
+# ----- one batch: a dice pair and its swap over several hand pairs ----------------------------------
+@dataclass
+class _Batch:
+    """Tables A = (mine, theirs, hand pair h) and B = their swaps, for each h in ``hands``.
+    With ``mine == theirs`` each B table is an A table of the swapped hand pair (or the same
+    table): only one hand pair of each swapped couple is listed and the tables are stored once."""
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    hands: list[tuple[tuple[int, ...], tuple[int, ...]]]  # (my hand, their hand) of the A tables
+
+    def a_sig(self, h: int) -> Signature:
+        return Signature(self.mine, self.theirs, *self.hands[h])
+
+    def b_sig(self, h: int) -> Signature:
+        return self.a_sig(h).swap()
+
+    def signatures(self) -> list[Signature]:
+        out = []
+        for h in range(len(self.hands)):
+            out.append(self.a_sig(h))
+            if self.b_sig(h) != self.a_sig(h):
+                out.append(self.b_sig(h))
+        return out
+
+    @property
+    def positions(self) -> int:
+        return math.prod(self.mine + self.theirs) * len(self.signatures())
+
+    @property
+    def elements(self) -> int:
+        """Positions in each of the two arrays the solver iterates on."""
+        return math.prod(self.mine + self.theirs) * len(self.hands)
+
+
+def _plan(signatures: set[Signature]) -> list[list[_Batch]]:
+    """Batches in dependency order: a list of levels (fewer dice, then fewer cards) of
+    independent batches, each a dice pair with its swap and some hand pairs."""
+    groups: dict[tuple, set] = {}
+    for sig in signatures:
+        if sig.swap() not in signatures:
+            raise GameError(f"the set of signatures is not closed under swap: {sig.swap().name} is missing")
+        a = sig if (sig.mine, sig.my_hand) <= (sig.theirs, sig.their_hand) else sig.swap()
+        groups.setdefault((sig.dice, sig.cards, a.mine, a.theirs), set()).add((a.my_hand, a.their_hand))
+    levels: dict[tuple[int, int], list[_Batch]] = {}
+    for (dice, cards, mine, theirs), hands in groups.items():
+        ordered = sorted(hands)
+        limit = max(1, MAX_BATCH_ELEMENTS // math.prod(mine + theirs))
+        for start in range(0, len(ordered), limit):
+            levels.setdefault((dice, cards), []).append(_Batch(mine, theirs, ordered[start : start + limit]))
+    return [sorted(levels[key], key=lambda b: -b.elements) for key in sorted(levels)]  # largest first
+
+
+def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float32: bool, depth: int) -> BatchStats:
+    """Solve one batch and store its tables into ``tables`` (each a contiguous float64 array).
+
+    The A tables X and the B tables Y (seen in A's axes: Y[h][x] is the value for B to move at
+    the position x) satisfy X = max(C_A, 1 - mean_k Y) and Y = max(C_B, 1 - mean_k X) over the
+    dice axes k. A is iterated as its complement Z = 1 - X = min(1 - C_A, mean_k Y), so that the
+    means of Z are exactly B's reroll values and the means of Y exactly Z's inputs: the state of
+    the iteration is the means of Z (B's inputs), one step updates Y then Z (Gauss-Seidel).
+    """
+    started = time.perf_counter()
+    count = len(batch.hands)
+    n = len(batch.mine)
+    halves = tuple(range(n, 2 * n)) + tuple(range(n))
+    shape = (count,) + batch.mine + batch.theirs
+    const_b = np.empty(shape)
+    low_a = np.empty(shape)
+    for h in range(count):
+        const_b[h] = _halves_transposed(constants(batch.b_sig(h), tables, ace))
+        np.subtract(1.0, constants(batch.a_sig(h), tables, ace), out=low_a[h])  # -inf becomes +inf
+    updates = {np.float32: 0, np.float64: 0}
+
+    def solve(dtype, x0: np.ndarray | None, tol: float, write: bool):
+        kernel_b = _Kernel(shape, dtype, np.maximum)
+        kernel_a = _Kernel(shape, dtype, np.minimum)
+        c_b = const_b.astype(dtype, copy=False)
+        c_a = low_a.astype(dtype, copy=False)
+        length = kernel_b.length
+        x = np.full(length, 0.5, dtype) if x0 is None else x0.astype(dtype)
+        nxt = np.empty(length, dtype)
+        means_b = kernel_b.views(np.empty(length, dtype))
+        anderson = _Anderson(length, depth, dtype)
+        best, stall, residual = math.inf, 0, math.inf
+        while updates[dtype] < MAX_UPDATES:
+            kernel_b.run(c_b, kernel_b.views(x), means_b)
+            kernel_a.run(c_a, means_b, kernel_a.views(anderson.images[anderson.slot]))
+            updates[dtype] += 2
+            residual = anderson.record(x)
+            if residual < tol:
+                break
+            if residual < 0.5 * best:
+                best, stall = residual, 0
+            else:
+                stall += 1
+                if residual > 100 * best:
+                    anderson.reset()
+                if stall >= (6 if dtype == np.float32 else 40):  # rounding level reached
+                    break
+            anderson.mix(nxt)
+            x, nxt = nxt, x
+        image = anderson.images[anderson.slot]
+        if not write:
+            return image.copy(), residual
+        # one more step from the converged means writes both tables
+        x = image.copy()
+        table_b, table_a = np.empty(shape), np.empty(shape)
+        kernel_b.run(c_b, kernel_b.views(x), means_b, table_b)
+        kernel_a.run(c_a, means_b, kernel_a.views(nxt), table_a)
+        updates[dtype] += 2
+        np.subtract(nxt, x, out=nxt)
+        return (table_b, table_a), float(max(nxt.max(), -nxt.min()))
+
+    x0 = None
+    if float32:
+        x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, False)
+    (table_b, table_a), residual = solve(np.float64, x0, tolerance, True)
+    del const_b, low_a
+    np.subtract(1.0, table_a, out=table_a)  # Z = 1 - X
+    for h in range(count):
+        tables[batch.a_sig(h)] = table_a[h]
+        if batch.b_sig(h) != batch.a_sig(h):
+            tables[batch.b_sig(h)] = np.ascontiguousarray(table_b[h].transpose(halves))
+    return BatchStats(
+        tuple(sig.name for sig in batch.signatures()),
+        batch.positions,
+        updates[np.float32],
+        updates[np.float64],
+        batch.elements * (updates[np.float32] + updates[np.float64]),
+        residual,
+        time.perf_counter() - started,
+        residual < tolerance,
+    )
+
+
+# ----- the builder -------------------------------------------------------------------------------------
+ProgressFn = Callable[[int, int, BatchStats], None]
+
+
+def build_tables(
+    max_dice: int | None = None,
+    max_cards: int = 0,
+    ace: str = "online",
+    tolerance: float = DEFAULT_TOLERANCE,
+    progress: ProgressFn | None = None,
+    *,
+    roots: Iterable[Signature] | None = None,
+    tables: dict | None = None,
+    workers: int | None = None,
+    float32: bool = True,
+    anderson: int = ANDERSON_DEPTH,
+) -> Tables:
+    """Solve every signature with 1..``max_dice`` dice a side and at most ``max_cards`` cards in
+    each hand (or only what ``roots`` need) and return ``{Signature: table}``.
+
+    ``tables`` may hold tables already built for the same Ace variant: they are reused, and the
+    result includes them. ``progress(done_positions, total_positions, batch_stats)`` is called
+    after each batch. ``workers`` threads solve independent batches at once (default: the CPUs).
+    ``float32`` starts each batch in float32; ``anderson`` is the depth of the acceleration.
+
+    >>> tables = build_tables(1)
+    >>> len(tables), tables.stats.positions, tables.stats.max_residual < 1e-12
+    (36, 3600, True)
+    """
+    if ace not in ACE_VARIANTS:
+        raise GameError(f"unknown Ace variant '{ace}': choose one of {', '.join(ACE_VARIANTS)}")
+    if roots is not None:
+        wanted = required_signatures(roots)
+    elif max_dice is not None:
+        wanted = set(all_signatures(max_dice, max_cards))
+    else:
+        raise GameError("say what to build: max_dice (and max_cards) or roots")
+    result = Tables(ace=ace)
+    if tables:
+        if getattr(tables, "ace", ace) != ace:
+            raise GameError(f"the given tables were built for the {tables.ace} Ace, not {ace}")
+        result.update(tables)
+    todo = {sig for sig in wanted if sig not in result}
+    plan = _plan(todo)
+    total = sum(b.positions for level in plan for b in level)
+    done = 0
+    workers = workers or os.cpu_count() or 1
+    lock = threading.Lock()
+    started = time.perf_counter()
+    stats = result.stats
+
+    def run(batch: _Batch) -> BatchStats:
+        local: dict = {}
+        view = _Overlay(result, local)
+        batch_stats = _solve_batch(batch, view, ace, tolerance, float32, anderson)
+        with lock:
+            result.update(local)
+        return batch_stats
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for level in plan:
+            for batch_stats in pool.map(run, level) if workers > 1 else map(run, level):
+                stats.batches.append(batch_stats)
+                done += batch_stats.positions
+                if progress is not None:
+                    progress(done, total, batch_stats)
+    stats.seconds += time.perf_counter() - started
+    stats.positions += total
+    for sig in wanted:
+        if sig not in result:  # pragma: no cover - the plan covers every wanted signature
+            raise GameError(f"internal error: {sig.name} was not built")
+    return result
+
+
+class _Overlay(dict):
+    """Reads fall back to the shared result; writes stay local until the batch is done."""
+
+    def __init__(self, shared: dict, local: dict):
+        super().__init__()
+        self.shared = shared
+        self.local = local
+
+    def __getitem__(self, key):
+        if key in self.local:
+            return self.local[key]
+        return self.shared[key]
+
+    def __setitem__(self, key, value):
+        self.local[key] = value
+
+    def __contains__(self, key):
+        return key in self.local or key in self.shared
+
+
+# ----- probing ------------------------------------------------------------------------------------------
+def _table(tables: dict, sig: Signature) -> np.ndarray:
+    try:
+        return tables[sig]
+    except KeyError:
+        raise KeyError(f"no table for {sig.name}") from None
+
+
+def probe(tables: dict, state: RolldownState) -> float:
+    """The value of ``state`` for its mover: the probability of winning the round.
+
+    ``state`` must be in phase DECIDE with no first-turn flags and both hands known
+    (:class:`GameError` otherwise); a missing table raises :class:`KeyError`, as in python-chess.
+    """
+    _check_covered(state)
+    return float(_table(tables, Signature.of_state(state))[state_index(state)])
+
+
+def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> list[tuple[tuple, float]]:
+    """Every legal action at ``state`` (the rules' action tuples, in the rules' order) with its
+    exact value for the mover. The best of them equals :func:`probe`.
+
+    The Ace variant is the one the tables were built for (``tables.ace``) unless ``ace`` says.
+    """
+    _check_covered(state)
+    ace = ace or getattr(tables, "ace", "online")
+    game = Rolldown(ace=ace)
+    sig = Signature.of_state(state)
+    me, them = state.mover, 1 - state.mover
+    my_slots = [i for i, f in enumerate(state.dice[me]) if f]
+    their_slots = [i for i, f in enumerate(state.dice[them]) if f]
+    axis_of = {(me, s): k for k, s in enumerate(my_slots)}
+    axis_of.update({(them, s): sig.dice + k for k, s in enumerate(their_slots)})
+    index = state_index(state)
+    n = sig.dice
+    results = []
+    reroll_table = None
+    card_cache: dict[int, dict] = {}
+    for action in game.legal_actions(state):
+        kind = action[0]
+        if kind == CAPTURE:
+            i, j = my_slots.index(action[1]), their_slots.index(action[2])
+            if n == 1:
+                value = 1.0
+            else:
+                child = _table(tables, sig.capture_child(i, j))
+                child_index = tuple(index[n + k] for k in range(n) if k != j) + tuple(
+                    index[k] for k in range(n) if k != i
+                )
+                value = 1.0 - float(child[child_index])
+        elif kind == REROLL:
+            if reroll_table is None:
+                reroll_table = 1.0 - _halves_transposed(_table(tables, sig.swap()))
+            axis = axis_of[(action[1], action[2])]
+            value = float(_line(reroll_table, index, axis).mean())
+        else:
+            card = JOKER if kind == JOKER_PLAY else QUEEN if kind == QUEEN_PLAY else action[1]
+            if card not in card_cache:
+                card_cache[card] = card_values(sig, card, _table(tables, sig.card_child(card)), ace)
+            options = card_cache[card]
+            if kind == JOKER_PLAY:
+                value = float(options[("joker",)])
+            elif kind == QUEEN_PLAY:
+                arr = options[("queen", axis_of[(action[1], action[2])])]
+                value = float(np.broadcast_to(arr, sig.shape)[index])
+            else:
+                _, _, side, slot, face = action
+                arr = options[("set", axis_of[(side, slot)], face)]
+                value = float(np.broadcast_to(arr, sig.shape)[index])
+        results.append((action, value))
+    return results
+
+
+def _line(table: np.ndarray, index: tuple[int, ...], axis: int) -> np.ndarray:
+    where = list(index)
+    where[axis] = slice(None)
+    return table[tuple(where)]
+
+
+__all__ = [
+    "BatchStats",
+    "BuildEstimate",
+    "BuildStats",
+    "Signature",
+    "Tables",
+    "all_signatures",
+    "build_tables",
+    "card_values",
+    "constants",
+    "estimate_build",
+    "hands_up_to",
+    "move_values",
+    "probe",
+    "required_signatures",
+    "state_index",
+]

@@ -1,0 +1,92 @@
+"""`dicetree tablebase` and `best --exact`: build, stats, probe, exact answers, probing in search."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.exact import solve
+from solver.games.rolldown import Rolldown
+
+
+@pytest.fixture
+def tables(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICETREE_TABLES", str(tmp_path / "tables"))
+    return tmp_path / "tables"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_build_stats_and_probe(tables):
+    built = run("tablebase", "build", "rolldown", "--dice", "1")
+    assert built.exit_code == 0, built.output
+    assert "36 tables, 3,600 positions" in built.output and "converged" in built.output
+    stats = run("tablebase", "stats")
+    assert "rolldown-online: 36 tables, 3,600 positions" in stats.output
+    probe = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--json")
+    assert probe.exit_code == 0, probe.output
+    answer = json.loads(probe.output)
+    assert answer["value"] == pytest.approx(0.24, abs=1e-12)
+    assert answer["moves"][0]["value"] == pytest.approx(answer["value"], abs=1e-12)
+
+
+def test_probe_says_which_build_is_missing(tables):
+    result = run("tablebase", "probe", "rolldown", "d8:2,d6:1/d6:5,d4:1 a -/-")
+    assert result.exit_code == 2
+    assert "tablebase build rolldown --dice 2" in result.output
+
+
+def test_best_exact_matches_the_generic_exact_solver(tables):
+    position = "d6:2,d8:5/d4:3,d6:6 a K/5"
+    result = run("best", "rolldown", position, "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["method"].startswith("exact")
+    game = Rolldown()
+    state = game.parse(position)
+    solution = solve(game, state)
+    expected = {game.action_name(state, m.action): m.value for m in solution.move_values(state)}
+    assert {m["move"]: m["value"] for m in answer["moves"]} == pytest.approx(expected, abs=1e-9)
+
+
+def test_exact_averages_over_a_hidden_hand(tables):
+    result = run("best", "rolldown", "d8:2/d6:5 a J/?", "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    assert "all 14 possible hands" in json.loads(result.output)["hidden_information"]
+
+
+def test_search_probes_the_tables_and_reports_hits(tables):
+    assert run("tablebase", "build", "rolldown", "--dice", "2").exit_code == 0
+    result = run("best", "rolldown", "d6:2,d8:5,d10:3/d4:3,d6:6,d20:2 a -/-", "--depth", "2", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert 0 < answer["table_hits"] <= answer["table_probes"]
+    unprobed = json.loads(run("best", "rolldown", "d6:2,d8:5,d10:3/d4:3,d6:6,d20:2 a -/-", "--depth", "2",
+                              "--json", "--no-tables").output)
+    assert unprobed["table_probes"] == 0
+
+
+def test_oversized_exact_is_refused_with_an_estimate(tables):
+    result = run("best", "rolldown", "d4:1,d6:1,d8:1,d10:1,d12:1/d4:1,d6:1,d8:1,d10:1,d12:1 a -/-", "--exact")
+    assert result.exit_code == 2
+    assert "positions" in result.output and "GiB" in result.output
+
+
+def test_first_turn_positions_are_not_in_tables(tables):
+    start = Rolldown().example_position() + " ab"
+    result = run("best", "rolldown", start, "--exact")
+    assert result.exit_code == 2 and "first turn" in result.output
+
+
+def test_a_corrupt_table_is_a_clear_error(tables):
+    assert run("tablebase", "build", "rolldown", "--dice", "1").exit_code == 0
+    victim = next(tables.rglob("d8-d6.dtt"))
+    victim.write_bytes(victim.read_bytes()[:-7])
+    result = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-")
+    assert result.exit_code == 2
+    assert "d8-d6" in result.output and "Traceback" not in result.output
