@@ -1,1 +1,1 @@
-"""Caches: the transposition table used during search, and (later) the on-disk store of solved positions."""
+"""Caches: the transposition table used during search (`transposition`) and the on-disk store of solved positions (`store`)."""
