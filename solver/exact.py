@@ -818,7 +818,7 @@ def solve(
     >>> game = load_game("rolldown")
     >>> solution = solve(game, game.parse("d6:2/d6:5 a -/-"))
     >>> solution.num_states, solution.num_components, round(solution.value(solution.root), 9)  # 13/170
-    (218, 3, 0.076470588)
+    (98, 3, 0.076470588)
     >>> [(m.name, m.tied, m.recommended) for m in solution.move_values(solution.root)]
     [('roll a.d6', True, True), ('roll b.d6', True, False)]
     """

@@ -1,0 +1,44 @@
+"""``dicetree tree GAME POSITION -o FILE``: the decision tree below a position, drawn with Graphviz.
+
+Usage::
+
+    dicetree tree rolldown "d6:2,d8:5/d4:3,d6:6 a QK/-" -o results/trees/two-dice.svg
+    dicetree tree rolldown "d8:2/d6:5 a K/-" --exact --depth 3 --top 2 -o endgame.png
+"""
+
+from __future__ import annotations
+
+import click
+
+from cli.options import game_argument, with_rule_options
+from solver.games import load_game
+from solver.render import FORMATS, write_tree
+from solver.tree import TreeOptions, build_tree
+
+_defaults = TreeOptions()
+
+
+@click.command()
+@game_argument
+@click.argument("position")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help=f"The file to write: {', '.join('.' + f for f in FORMATS)} (a .dot file is always written too).")
+@click.option("--depth", type=click.IntRange(1, 8), default=_defaults.depth, show_default=True,
+              help="Decisions drawn (chance events do not count); the search depth of the values.")
+@click.option("--exact", is_flag=True, help="Exact values from the exact solver (small positions only).")
+@click.option("--top", type=click.IntRange(1), default=_defaults.top, show_default=True,
+              help="Keep the K best moves of each decision.")
+@click.option("--all-moves", is_flag=True, help="Draw every move (overrides --top).")
+@click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
+              help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for chance nodes too large to list.")
+@with_rule_options
+def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, ace, objective) -> None:
+    """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`)."""
+    game = load_game(game_name, ace=ace, objective=objective)
+    state = game.parse(position)
+    options = TreeOptions(depth=depth, top=None if all_moves else top, min_prob=min_prob, exact=exact, seed=seed)
+    built = build_tree(game, state, options)
+    result = write_tree(built, output)
+    click.echo(f"{built.summary()}; {built.method}")
+    click.echo(result.message)
