@@ -148,13 +148,15 @@ def chance_distribution(
     """The outcomes of a chance node with their weights, and the node's outcome count.
 
     Up to ``game.exact_chance_limit`` outcomes: every outcome with its probability. Beyond it:
-    ``samples`` outcomes drawn with ``random.Random`` seeded from ``seed`` and the position string
-    (string seeds hash the same in every run), each weighing 1/samples; repeated draws are merged.
+    ``samples`` outcomes drawn with ``random.Random`` seeded from ``seed`` and the position's cache
+    key (string seeds hash the same in every run; the key, not the position string, because
+    states that share a key share one sample in the cache, so every search and the reference
+    expectimax must draw the same one), each weighing 1/samples; repeated draws are merged.
     """
     count = game.chance_outcome_count(state)
     if count <= game.exact_chance_limit:
         return [(outcome, p) for outcome, p in game.chance_outcomes(state) if p > 0], count
-    rng = random.Random(f"{seed}|{game.format(state)}")
+    rng = random.Random(f"{seed}|{game.key(state)!r}")
     weight = 1.0 / samples
     weights: dict[Action, float] = {}
     for _ in range(samples):
