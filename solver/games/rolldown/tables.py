@@ -31,11 +31,16 @@ then fewer cards), a signature together with its swap, by value iteration on the
   the table, so one update is a single blocked pass over the table's constants (best capture or
   card, computed once), with every intermediate in cache;
 * the two tables of a coupled pair are updated in turn (Gauss-Seidel: each uses the other's
-  newest means), a self-swapped table alternates the same way;
+  newest means); a self-swapped signature is solved the same way, paired with its own transpose;
+* hand pairs with the same dice and as many cards are solved together in one array (batches);
 * Anderson acceleration on the two-table (two-ply) update, first in float32 to about 1e-6, then
   in float64 until the largest change of any mean in one more update is below ``tolerance``
   (default 1e-12); that change bounds the change of any table value in one more sweep, and is
   reported per batch with the number of updates as the certificate (:class:`BatchStats`).
+
+Values rise with the mover's faces and fall with the opponent's, so the printed Ace's extra plays
+(one's own die to 1, the opponent's to its top) are never better than the online ones: both
+variants give the same values; only the lists of legal moves differ.
 
 Usage::
 
@@ -70,6 +75,7 @@ import math
 import os
 import threading
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -97,7 +103,6 @@ from solver.games.rolldown.rules import (
     JOKER_PLAY,
     QUEEN_PLAY,
     REROLL,
-    SET,
     Rolldown,
     RolldownState,
 )
@@ -106,7 +111,7 @@ VALUE_BYTES = 8  # float64
 DEFAULT_TOLERANCE = 1e-12
 FLOAT32_TOLERANCE = 1e-6  # the float32 phase stops here (or when it stalls)
 BLOCK_ELEMENTS = 1 << 16  # a kernel block: about 512 KiB of float64, with its intermediates in L2
-MAX_BATCH_ELEMENTS = 1 << 22  # hand pairs solved together in one array (per table of a pair)
+MAX_BATCH_ELEMENTS = 1 << 18  # hand pairs solved together in one array (per table of a pair)
 MAX_UPDATES = 20000  # table updates per batch before giving up (never reached in practice)
 ANDERSON_DEPTH = 4
 
@@ -558,15 +563,22 @@ class _Kernel:
 class _Anderson:
     """Anderson mixing (type II) over a ring of the last ``depth + 1`` images ``g_i`` of the
     fixed-point map and their residuals ``f_i = g_i - x_i``: the next iterate is the combination
-    ``sum a_i g_i`` (``sum a_i = 1``) whose residuals' combination is smallest. The residuals are
-    kept in float32 (they only weigh the images) and their Gram matrix one row at a time."""
+    ``sum a_i g_i`` (``sum a_i = 1``) whose residuals' combination is smallest.
 
-    def __init__(self, length: int, depth: int, dtype):
+    A batch solves several independent problems (hand pairs) in one vector: each segment of the
+    vector (``offsets``) is laid out ``(groups, ...)``, and each group gets its own weights, as if
+    it were accelerated alone. The residuals are kept in float32 (they only weigh the images) and
+    their Gram matrices are updated one row at a time."""
+
+    def __init__(self, length: int, depth: int, dtype, groups: int = 1, offsets: Sequence[int] | None = None):
         slots = depth + 1
         self.depth = depth
+        self.groups = groups
+        bounds = list(offsets) if offsets is not None else [0, length]
+        self.segments = list(zip(bounds[:-1], bounds[1:]))
         self.images = np.zeros((slots, length), dtype)
         self.residuals = np.zeros((slots, length), np.float32)
-        self.gram = np.zeros((slots, slots))
+        self.gram = np.zeros((groups, slots, slots))
         self.count = 0
         self.slot = 0
 
@@ -582,40 +594,51 @@ class _Anderson:
 
     def mix(self, out: np.ndarray) -> None:
         """Write the next iterate into ``out`` and move to the next slot."""
-        slot, slots = self.slot, self.depth + 1
+        slot, slots, groups = self.slot, self.depth + 1, self.groups
         self.count = min(self.count + 1, slots)
         live = [(slot - i) % slots for i in range(self.count)]
+        weights = None
         if len(live) > 1:
-            # per-row dot products and einsum: no multithreaded BLAS call on the hot path
-            row = np.array([np.dot(self.residuals[i], self.residuals[slot]) for i in live], dtype=float)
-            self.gram[slot, live] = row
-            self.gram[live, slot] = row
-            alpha = self._weights(live)
-        else:
-            alpha = None
-        if alpha is None:
+            # einsum rather than BLAS: no multithreaded call on the hot path
+            row = np.zeros((groups, slots))
+            for lo, hi in self.segments:
+                ring = self.residuals[:, lo:hi].reshape(slots, groups, -1)
+                row += np.einsum("sgi,gi->gs", ring, ring[slot], dtype=np.float64)
+            self.gram[:, slot, :] = row
+            self.gram[:, :, slot] = row
+            weights = self._weights(live)
+        if weights is None:
             np.copyto(out, self.images[slot])
             if len(live) > 1:
                 self.count = 1
         else:
-            weights = np.zeros(slots, self.images.dtype)
-            weights[live] = alpha
-            np.einsum("i,ij->j", weights, self.images, out=out)
+            for lo, hi in self.segments:
+                images = self.images[:, lo:hi].reshape(slots, groups, -1)
+                np.einsum("gs,sgi->gi", weights, images, out=out[lo:hi].reshape(groups, -1))
         self.slot = (slot + 1) % slots
 
     def _weights(self, live: list[int]) -> np.ndarray | None:
-        gram = self.gram[np.ix_(live, live)]
-        scale = np.sqrt(np.maximum(np.diag(gram), 1e-300))
-        normed = gram / np.outer(scale, scale) + 1e-10 * np.eye(len(live))
+        """Per group, the weights of the images (zero for slots not in use)."""
+        with np.errstate(all="ignore"):  # groups already at zero residual give inf or nan: plain steps
+            return self._solve_weights(live)
+
+    def _solve_weights(self, live: list[int]) -> np.ndarray | None:
+        k = len(live)
+        gram = self.gram[:, live][:, :, live]  # (groups, k, k)
+        scale = np.sqrt(np.maximum(np.diagonal(gram, axis1=1, axis2=2), 1e-300))
+        normed = gram / (scale[:, :, None] * scale[:, None, :]) + 1e-10 * np.eye(k)
         try:
-            beta = np.linalg.solve(normed, 1.0 / scale)
+            beta = np.linalg.solve(normed, (1.0 / scale)[:, :, None])[:, :, 0]
         except np.linalg.LinAlgError:
             return None
         alpha = beta / scale
-        total = alpha.sum()
-        if not np.all(np.isfinite(alpha)) or total == 0 or not np.isfinite(total):
-            return None
-        return alpha / total
+        total = alpha.sum(axis=1, keepdims=True)
+        good = np.all(np.isfinite(alpha), axis=1) & np.isfinite(total[:, 0]) & (total[:, 0] != 0)
+        alpha = np.where(good[:, None], alpha / np.where(good[:, None], total, 1.0), 0.0)
+        alpha[~good, 0] = 1.0  # live[0] is the newest image: a plain step for those groups
+        weights = np.zeros((self.groups, self.depth + 1), self.images.dtype)
+        weights[:, live] = alpha
+        return weights
 
 
 # ----- one batch: a dice pair and its swap over several hand pairs ----------------------------------
@@ -701,7 +724,7 @@ def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float3
         x = np.full(length, 0.5, dtype) if x0 is None else x0.astype(dtype)
         nxt = np.empty(length, dtype)
         means_b = kernel_b.views(np.empty(length, dtype))
-        anderson = _Anderson(length, depth, dtype)
+        anderson = _Anderson(length, depth, dtype, count, kernel_b.offsets)
         best, stall, residual = math.inf, 0, math.inf
         while updates[dtype] < MAX_UPDATES:
             kernel_b.run(c_b, kernel_b.views(x), means_b)
@@ -797,6 +820,7 @@ def build_tables(
             raise GameError(f"the given tables were built for the {tables.ace} Ace, not {ace}")
         result.update(tables)
     todo = {sig for sig in wanted if sig not in result}
+    todo |= {sig.swap() for sig in todo}  # a signature is solved with its swap
     plan = _plan(todo)
     total = sum(b.positions for level in plan for b in level)
     done = 0
@@ -809,6 +833,13 @@ def build_tables(
         local: dict = {}
         view = _Overlay(result, local)
         batch_stats = _solve_batch(batch, view, ace, tolerance, float32, anderson)
+        if not batch_stats.converged:
+            warnings.warn(
+                f"tables {batch_stats.signatures[0]} ...: residual {batch_stats.residual:.1e} after "
+                f"{batch_stats.updates64} float64 updates, above the tolerance {tolerance:.1e}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         with lock:
             result.update(local)
         return batch_stats
@@ -868,9 +899,11 @@ def probe(tables: dict, state: RolldownState) -> float:
 
 def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> list[tuple[tuple, float]]:
     """Every legal action at ``state`` (the rules' action tuples, in the rules' order) with its
-    exact value for the mover. The best of them equals :func:`probe`.
+    exact value for the mover. The best of them equals :func:`probe` (up to the residual).
 
-    The Ace variant is the one the tables were built for (``tables.ace``) unless ``ace`` says.
+    Only the lines of the tables through the position are read (a Joker reads a whole table),
+    so this is fast on large tables. The Ace variant is the one the tables were built for
+    (``tables.ace``) unless ``ace`` says.
     """
     _check_covered(state)
     ace = ace or getattr(tables, "ace", "online")
@@ -884,8 +917,6 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
     index = state_index(state)
     n = sig.dice
     results = []
-    reroll_table = None
-    card_cache: dict[int, dict] = {}
     for action in game.legal_actions(state):
         kind = action[0]
         if kind == CAPTURE:
@@ -894,37 +925,62 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
                 value = 1.0
             else:
                 child = _table(tables, sig.capture_child(i, j))
-                child_index = tuple(index[n + k] for k in range(n) if k != j) + tuple(
-                    index[k] for k in range(n) if k != i
-                )
+                child_index = _drop(index[n:], j) + _drop(index[:n], i)
                 value = 1.0 - float(child[child_index])
         elif kind == REROLL:
-            if reroll_table is None:
-                reroll_table = 1.0 - _halves_transposed(_table(tables, sig.swap()))
-            axis = axis_of[(action[1], action[2])]
-            value = float(_line(reroll_table, index, axis).mean())
+            after = _AfterMove(_table(tables, sig.swap()), index)
+            value = after.line(axis_of[(action[1], action[2])]).mean()
         else:
             card = JOKER if kind == JOKER_PLAY else QUEEN if kind == QUEEN_PLAY else action[1]
-            if card not in card_cache:
-                card_cache[card] = card_values(sig, card, _table(tables, sig.card_child(card)), ace)
-            options = card_cache[card]
+            after = _AfterMove(_table(tables, sig.card_child(card)), index)
             if kind == JOKER_PLAY:
-                value = float(options[("joker",)])
+                value = after.whole_mean()
             elif kind == QUEEN_PLAY:
-                arr = options[("queen", axis_of[(action[1], action[2])])]
-                value = float(np.broadcast_to(arr, sig.shape)[index])
+                value = after.queen(axis_of[(action[1], action[2])])
             else:
                 _, _, side, slot, face = action
-                arr = options[("set", axis_of[(side, slot)], face)]
-                value = float(np.broadcast_to(arr, sig.shape)[index])
-        results.append((action, value))
+                value = after.at(axis_of[(side, slot)], face - 1)
+        results.append((action, float(value)))
     return results
 
 
-def _line(table: np.ndarray, index: tuple[int, ...], axis: int) -> np.ndarray:
-    where = list(index)
-    where[axis] = slice(None)
-    return table[tuple(where)]
+class _AfterMove:
+    """My values once my move is over, read from the opponent's table (axes: theirs, mine) around
+    one position given in my axes (mine, theirs)."""
+
+    def __init__(self, child: np.ndarray, index: tuple[int, ...]):
+        self.child = child
+        self.n = child.ndim // 2
+        self.index = index
+
+    def _child_axis(self, axis: int) -> int:
+        return (axis + self.n) % (2 * self.n)
+
+    def _where(self, index: Sequence) -> tuple:
+        return tuple(index[self.n :]) + tuple(index[: self.n])
+
+    def at(self, axis: int, face: int, index: Sequence[int] | None = None) -> float:
+        where = list(index if index is not None else self.index)
+        where[axis] = face
+        return 1.0 - float(self.child[self._where(where)])
+
+    def line(self, axis: int, index: Sequence[int] | None = None) -> np.ndarray:
+        where: list = list(index if index is not None else self.index)
+        where[axis] = slice(None)
+        return 1.0 - self.child[self._where(where)]
+
+    def whole_mean(self) -> float:
+        return 1.0 - float(self.child.mean())
+
+    def queen(self, first: int) -> float:
+        """Reroll ``first``; seeing it, pick the best die to reroll second; the mean of it all."""
+        total = 0.0
+        faces = self.child.shape[self._child_axis(first)]
+        for face in range(faces):
+            where = list(self.index)
+            where[first] = face
+            total += max(float(self.line(second, where).mean()) for second in range(2 * self.n))
+        return total / faces
 
 
 __all__ = [

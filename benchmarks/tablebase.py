@@ -1,0 +1,258 @@
+"""Benchmark of the RolldownBeta endgame-table builder (issue 3, part 5: scale).
+
+Targets, in wall time on the project's 2-core machine, peak memory under 8 GiB:
+
+* every position with at most 3 dice a side and no cards (290,361,600 with three dice a side,
+  292,381,600 with the one- and two-dice tables they need) in at most 2 minutes;
+* every position with at most 2 dice a side and at most one card in each hand (454,500,000) in
+  at most 5 minutes.
+
+Each build runs in a fresh child process, so its peak memory (the child's maximum resident set)
+is its own. Also measured: numpy's copy bandwidth, from which the memory-bandwidth bound on
+position updates per second follows, and the machine's load while building (the machine may be
+shared with other jobs: the load average and the share of a core this process got are printed).
+
+Usage::
+
+    .venv/bin/python benchmarks/tablebase.py            # both targets, writes results/tablebase.{md,json}
+    .venv/bin/python benchmarks/tablebase.py --quick    # a small build, to try the script
+    .venv/bin/python benchmarks/tablebase.py --workers 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGETS = {
+    "3 dice, no cards": {"max_dice": 3, "max_cards": 0, "limit_seconds": 120},
+    "2 dice, 1 card": {"max_dice": 2, "max_cards": 1, "limit_seconds": 300},
+}
+QUICK = {"2 dice, no cards (quick)": {"max_dice": 2, "max_cards": 0, "limit_seconds": 120}}
+MEMORY_LIMIT = 8 * 2**30
+# Bytes one position update must move between memory and the core:
+#  - a classical value-iteration update reads the other table's value and the position's constant
+#    and writes the new value: 3 x 8 bytes;
+#  - this builder's update reads the constant only (8 bytes): the reroll means it reads and writes
+#    are smaller than the table and are reused from cache within a block.
+CLASSICAL_BYTES = 24
+MEANS_BYTES = 8
+
+
+def copy_bandwidth(megabytes: int = 512, repeats: int = 5) -> float:
+    """Bytes per second numpy moves copying a large float64 array (read + write counted)."""
+    import numpy as np
+
+    a = np.ones(megabytes * 2**20 // 8)
+    b = np.empty_like(a)
+    np.copyto(b, a)
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        np.copyto(b, a)
+        best = min(best, time.perf_counter() - started)
+    return 2 * a.nbytes / best
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident set (VmHWM: per address space, so not inherited from the
+    parent the way getrusage's ru_maxrss is across fork and exec)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
+    """One build, in this process: figures as a dict."""
+    import numpy as np
+
+    from solver.games.rolldown.cards import DIE_SIDES
+    from solver.games.rolldown.rules import RolldownState
+    from solver.games.rolldown.tables import build_tables, estimate_build, probe
+
+    estimate = estimate_build(max_dice, max_cards, workers=workers or os.cpu_count() or 1)
+    last = [0.0]
+
+    def progress(done: int, total: int, stats) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 10 or done == total:
+            last[0] = now
+            print(f"  {done / total:6.1%} of {total:,} positions, {now - started:6.1f} s", file=sys.stderr, flush=True)
+
+    load_before = os.getloadavg()
+    cpu_before = time.process_time()
+    started = time.perf_counter()
+    tables = build_tables(max_dice, max_cards, progress=progress, workers=workers)
+    wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu_before
+    load_after = os.getloadavg()
+    stats = tables.stats
+
+    # probing: random positions of the largest tables, in memory
+    rng = random.Random(1)
+    sigs = sorted(tables, key=lambda s: -s.positions)[:20]
+    probes = []
+    for _ in range(2000):
+        sig = rng.choice(sigs)
+        rows = [[0] * 6, [0] * 6]
+        for side, dice in ((0, sig.mine), (1, sig.theirs)):
+            for sides in dice:
+                rows[side][DIE_SIDES.index(sides)] = rng.randint(1, sides)
+        state = RolldownState(dice=(tuple(rows[0]), tuple(rows[1])), mover=0, hands=(sig.my_hand, sig.their_hand))
+        t0 = time.perf_counter()
+        probe(tables, state)
+        probes.append(time.perf_counter() - t0)
+
+    batches = stats.batches
+    by_table = sum(b.positions for b in batches)
+    top_dice = sum(t.size for s, t in tables.items() if s.dice == max_dice)
+    updates32 = sum(b.position_updates * b.updates32 / max(1, b.updates32 + b.updates64) for b in batches)
+    return {
+        "max_dice": max_dice,
+        "max_cards": max_cards,
+        "workers": workers or os.cpu_count(),
+        "tables": len(tables),
+        "positions": by_table,
+        "positions_with_max_dice": top_dice,
+        "estimate_positions": estimate.positions,
+        "estimate_peak_bytes": estimate.peak_bytes,
+        "wall_seconds": wall,
+        "cpu_seconds": cpu,
+        "position_updates": stats.updates,
+        "float32_share_of_updates": updates32 / max(1, stats.updates),
+        "updates_per_position": stats.updates / by_table,
+        "max_residual": stats.max_residual,
+        "converged": stats.converged,
+        "batches": len(batches),
+        "largest_batch_seconds": max(b.seconds for b in batches),
+        "probe_microseconds_median": 1e6 * float(np.median(probes)),
+        "probe_microseconds_max": 1e6 * max(probes),
+        "peak_rss_bytes": peak_rss_bytes(),
+        "load_before": load_before,
+        "load_after": load_after,
+    }
+
+
+def child(args) -> None:
+    figures = run_build(args.max_dice, args.max_cards, args.workers)
+    print(json.dumps(figures))
+
+
+def describe_machine() -> dict:
+    import numpy as np
+
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "processor": platform.processor() or platform.machine(),
+        "memory_bytes": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+    }
+
+
+def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
+    lines = [
+        "# RolldownBeta endgame tables: build benchmark",
+        "",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')} by `benchmarks/tablebase.py` on {machine['cpus']} CPUs, "
+        f"{machine['memory_bytes'] / 2**30:.0f} GiB, Python {machine['python']}, numpy {machine['numpy']}.",
+        f"numpy copy bandwidth: **{bandwidth / 1e9:.1f} GB/s** (read + write). Bound on position updates "
+        f"per second: {bandwidth / MEANS_BYTES / 1e9:.2f} G/s at {MEANS_BYTES} B an update (this builder: it "
+        f"reads a position's constant; the reroll means stay in cache), {bandwidth / CLASSICAL_BYTES / 1e9:.2f} "
+        f"G/s at {CLASSICAL_BYTES} B (a classical update: read the other table's value and the constant, write "
+        "the value).",
+        "",
+        "| build | positions | wall | target | CPU | updates / position | updates/s "
+        "| ratio to bound (8 B / 24 B) | peak memory | residual | load (1 min) before / after |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for name, r in results.items():
+        rate = r["position_updates"] / r["wall_seconds"]
+        ok = "yes" if r["wall_seconds"] <= limits[name] and r["peak_rss_bytes"] < MEMORY_LIMIT else "NO"
+        lines.append(
+            f"| {name} | {r['positions']:,} | {r['wall_seconds']:.1f} s | {limits[name]} s ({ok}) | "
+            f"{r['cpu_seconds']:.1f} s | {r['updates_per_position']:.1f} | {rate / 1e6:.0f} M | "
+            f"{rate / (bandwidth / MEANS_BYTES):.3f} / {rate / (bandwidth / CLASSICAL_BYTES):.3f} | "
+            f"{r['peak_rss_bytes'] / 2**30:.2f} GiB | {r['max_residual']:.1e} | "
+            f"{r['load_before'][0]:.2f} / {r['load_after'][0]:.2f} |"
+        )
+    lines += ["", "Details:", ""]
+    for name, r in results.items():
+        lines.append(
+            f"- **{name}**: {r['tables']:,} tables in {r['batches']:,} batches, {r['workers']} worker threads; "
+            f"{r['positions_with_max_dice']:,} positions in the {r['max_dice']}-dice tables; "
+            f"{r['position_updates']:,} position updates ({r['float32_share_of_updates']:.0%} in float32), "
+            f"the largest batch {r['largest_batch_seconds']:.1f} s; "
+            f"CPU/wall {r['cpu_seconds'] / r['wall_seconds']:.2f}; "
+            f"estimated peak {r['estimate_peak_bytes'] / 2**30:.2f} GiB; all converged: {r['converged']}; "
+            f"probe in memory: median {r['probe_microseconds_median']:.1f} µs, "
+            f"max {r['probe_microseconds_max']:.0f} µs."
+        )
+    lines += [
+        "",
+        "An update is one table sweep touching every position once; updates / position counts the sweeps "
+        "each table needed (float32 then float64, Anderson-accelerated, to a change below 1e-12 in float64). "
+        "The machine may be shared with other jobs: the load averages show how busy it was, and CPU/wall "
+        "the share of cores this build got (1 worker thread can use 1.0).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a small build only, to try the script")
+    parser.add_argument("--workers", type=int, default=None, help="worker threads (default: the CPUs)")
+    parser.add_argument("--out", default=str(ROOT / "results" / "tablebase"), help="report path without suffix")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--max-dice", type=int, default=3, help=argparse.SUPPRESS)
+    parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    machine = describe_machine()
+    bandwidth = copy_bandwidth()
+    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; load {os.getloadavg()}", file=sys.stderr)
+    targets = QUICK if args.quick else TARGETS
+    results = {}
+    for name, target in targets.items():
+        print(f"{name}: building ...", file=sys.stderr, flush=True)
+        command = [sys.executable, __file__, "--child", "--max-dice", str(target["max_dice"]),
+                   "--max-cards", str(target["max_cards"])]
+        if args.workers:
+            command += ["--workers", str(args.workers)]
+        done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
+        r = results[name]
+        print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
+              f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
+    limits = {name: target["limit_seconds"] for name, target in targets.items()}
+    text = report(machine, bandwidth, results, limits)
+    print(text)
+    out = Path(args.out)
+    if not args.quick:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.with_suffix(".md").write_text(text)
+        payload = {"machine": machine, "copy_bandwidth_bytes_per_second": bandwidth, "results": results,
+                   "limits_seconds": limits, "measured": time.strftime("%Y-%m-%d %H:%M:%S")}
+        out.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
