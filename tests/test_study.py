@@ -1,0 +1,91 @@
+"""`dicetree study` and :mod:`solver.study`: values equal the tables' probes, best moves are legal
+and on top, pictures are written, bad input is one line and exit status 2."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from click.testing import CliRunner
+
+from cache.store import TableStore
+from cli.main import main
+from solver.games.rolldown import Rolldown
+from solver.games.rolldown.tablebase import Tablebase
+from solver.study import StudySpec, run_study
+
+
+@pytest.fixture
+def tables(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICETREE_TABLES", str(tmp_path / "tables"))
+    return tmp_path / "tables"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def read_csv(path) -> tuple[list[str], list[list[str]]]:
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+@pytest.mark.parametrize("hand", ["-/-", "K/-"])
+def test_cli_values_equal_probes_and_best_moves_are_legal_and_top(tables, tmp_path, hand):
+    stem = tmp_path / "out" / "d8-d6"
+    result = run("study", "rolldown", "--mine", "d8", "--theirs", "d6", "--hand", hand, "-o", str(stem))
+    assert result.exit_code == 0, result.output
+    game = Rolldown()
+    base = Tablebase(TableStore(tables))
+    header, rows = read_csv(stem.with_name("d8-d6.csv"))
+    _, moves = read_csv(stem.with_name("d8-d6-moves.csv"))
+    assert header[1:] == [str(c) for c in range(1, 7)] and [r[0] for r in rows] == [str(r) for r in range(1, 9)]
+    for row, move_row in zip(rows, moves):
+        for col, (cell, move) in enumerate(zip(row[1:], move_row[1:]), 1):
+            state = game.parse(f"d8:{row[0]}/d6:{col} a {hand}")
+            assert float(cell) == pytest.approx(base.probe(state), abs=1e-12)
+            values = {game.action_name(state, a): v for a, v in base.move_values(state)}
+            assert move in values  # a legal move ...
+            assert values[move] == pytest.approx(max(values.values()), abs=1e-9)  # ... with the top value
+    for name in ("d8-d6.png", "d8-d6-moves.png"):
+        assert stem.with_name(name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert stem.with_name("d8-d6-gain.png").exists() == (hand != "-/-")
+
+
+def test_gain_is_value_with_card_minus_without(tmp_path):
+    base = Tablebase(TableStore(tmp_path))
+    with_king = run_study(StudySpec.parse("d8", "d6", "K/-"), base)
+    without = run_study(StudySpec.parse("d8", "d6"), base)
+    gain = with_king.values - without.values
+    assert gain.min() > -1e-9  # a card never hurts its holder
+    assert gain[1, 4] == pytest.approx(0.64 - 0.24, abs=1e-9)  # d8:2 against d6:5
+    assert with_king.best[1][4] == "K a.d8"
+
+
+def test_two_dice_study_fixes_the_others(tmp_path):
+    base = Tablebase(TableStore(tmp_path))
+    study = run_study(StudySpec.parse("d8,d4:3", "d6,d10:7"), base)
+    assert study.values.shape == (8, 6)
+    state = Rolldown().parse("d4:3,d8:2/d6:5,d10:7 a -/-")
+    assert study.values[1, 4] == pytest.approx(base.probe(state), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--mine", "d8,d8", "--theirs", "d6"], "named twice"),
+        (["--mine", "d7", "--theirs", "d6"], "unknown die 'd7'"),
+        (["--mine", "d8:3", "--theirs", "d6"], "exactly one die without a face"),
+        (["--mine", "d8", "--theirs", "d6:9,d4"], "needs a face from 1 to 6"),
+        (["--mine", "d8", "--theirs", "d6,d4"], "exactly one die without a face"),
+        (["--mine", "d8,d4:1", "--theirs", "d6"], "as many dice"),
+        (["--mine", "d8", "--theirs", "d6", "--hand", "?/-"], "known hands"),
+        (["--mine", "d8", "--theirs", "d6", "--hand", "KKK/-"], "copies"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tables, tmp_path, args, message):
+    result = run("study", "rolldown", *args, "-o", str(tmp_path / "x"))
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
