@@ -12,6 +12,7 @@ from solver.analysis import Analysis, analyse
 from solver.game import GameError
 from solver.games import load_game
 from solver.search import Searcher
+from solver.simultaneous import SimultaneousSearcher, has_simultaneous_moves
 
 DEFAULT_TIME = 5.0
 
@@ -32,11 +33,14 @@ DEFAULT_TIME = 5.0
 @click.option("--exact", is_flag=True, help="Exact values from endgame tables (small missing tables are built first).")
 @click.option("--no-tables", is_flag=True, help="Do not probe stored endgame tables during the search.")
 @tables_option
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+              help="A rule option of the game (repeatable), e.g. dicefights: --rule players=3 --rule faces=FILE.")
 @with_rule_options
 def best(game_name, position, depth, time_limit, as_json, example, hands_exact, hand_samples, seed,
-         no_star2, no_cache, exact, no_tables, tables_dir, ace, objective) -> None:
-    """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`)."""
-    game = load_game(game_name, ace=ace, objective=objective)
+         no_star2, no_cache, exact, no_tables, tables_dir, rules, ace, objective) -> None:
+    """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`); where players choose
+    at once, each choice's value and the optimal mixed strategy."""
+    game = _load(game_name, rules, ace=ace, objective=objective)
     if example or position is None:
         if position is not None:
             raise GameError("give a POSITION or --example, not both")
@@ -48,6 +52,9 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
         raise GameError("a single round keeps no points: --objective points applies to first50 and nine")
     if depth is None and time_limit is None:
         time_limit = DEFAULT_TIME
+    if has_simultaneous_moves(game):
+        _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache)
+        return
     tables = _tablebase(game, tables_dir, wanted=exact or not no_tables)
     if exact and tables is None:
         raise GameError("--exact needs endgame tables: they exist for rolldown with --objective round")
@@ -75,6 +82,34 @@ def _tablebase(game, tables_dir: str | None, wanted: bool):
     from solver.games.rolldown.tablebase import Tablebase
 
     return Tablebase(TableStore(tables_dir), ace=game.ace)
+
+
+def _load(game_name: str, rules: tuple[str, ...], **options):
+    """The game with its ``--rule NAME=VALUE`` options (a game without such an option: one line)."""
+    for text in rules:
+        name, equals, value = text.partition("=")
+        if not equals or not name:
+            raise GameError(f"--rule takes NAME=VALUE, e.g. --rule players=3, not '{text}'")
+        options[name.strip()] = value.strip()
+    try:
+        return load_game(game_name, **options)
+    except TypeError as error:
+        if "unexpected keyword argument" not in str(error):
+            raise
+        raise GameError(f"{game_name} has no rule option {str(error).rsplit(' ', 1)[-1]}") from None
+
+
+def _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache) -> None:
+    """Games with simultaneous moves: each player's choices, values and optimal mixed strategy."""
+    searcher = SimultaneousSearcher(game, seed=seed, use_cache=not no_cache)
+
+    def progress(result) -> None:
+        if not as_json:
+            values = "  ".join(f"P{a.player + 1} {a.value:.4f}" for a in result.players)
+            click.echo(f"  depth {result.depth}: {values}  nodes {result.nodes:,}  {result.elapsed:.2f}s", err=True)
+
+    result = searcher.search(state, depth=depth, time_limit=time_limit, on_iteration=progress)
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
 
 
 def format_analysis(analysis: Analysis) -> str:

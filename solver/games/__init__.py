@@ -18,7 +18,17 @@ def _rolldown(**options) -> Game:
     return Rolldown(**options)
 
 
-GAMES: dict[str, Callable[..., Game]] = {"rolldown": _rolldown}
+def _dicefights(ace: str = "online", objective: str = "round", **options) -> Game:
+    """Dice Fights; RolldownBeta's ``ace`` and ``objective`` (always passed by ``dicetree best``)
+    must keep their defaults. Options: players, faces, race, shields, bundles."""
+    from solver.games.dicefights import DiceFights
+
+    if ace != "online" or objective != "round":
+        raise GameError("--ace and --objective are RolldownBeta's options: Dice Fights has none of them")
+    return DiceFights(**options)
+
+
+GAMES: dict[str, Callable[..., Game]] = {"rolldown": _rolldown, "dicefights": _dicefights}
 
 
 def load_game(name: str, **options) -> Game:

@@ -1,0 +1,81 @@
+"""`dicetree best dicefights` and `dicetree notation dicefights` as a user meets them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+
+ENDGAME = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_best_shows_each_choice_and_the_optimal_mixed_strategy():
+    result = run("best", "dicefights", ENDGAME, "--depth", "1")
+    assert result.exit_code == 0, result.output
+    assert "P1, P2 choose at once" in result.output
+    assert "P1  value" in result.output and "P2  value" in result.output
+    assert "optimal mixed strategy: roll 2a 70.2%, roll 1d+2g 29.8%" in result.output
+    assert "probability" in result.output and "exact zero-sum equilibrium" in result.output
+
+
+def test_best_json_has_strategies_that_add_up():
+    result = run("best", "dicefights", ENDGAME, "--depth", "1", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["node"] == "simultaneous" and answer["depth"] == 1
+    for player in answer["players"]:
+        assert sum(player["strategy"].values()) == pytest.approx(1)
+        assert {"choice", "value", "loss", "probability"} == set(player["choices"][0])
+    assert answer["players"][0]["value"] + answer["players"][1]["value"] == pytest.approx(1)
+
+
+def test_best_on_the_example_within_its_time():
+    result = run("best", "dicefights", "--example", "--time", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["depth"] >= 1
+
+
+def test_rule_options_reach_the_game():
+    result = run("best", "dicefights", "20:12:5:111 20:3:5:111 15:7:5:111 buy", "--depth", "1",
+                 "--rule", "players=3", "--rule", "race=split")
+    assert result.exit_code == 0, result.output
+    assert "paranoid reduction" in result.output and "P3  value" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, phrase",
+    [
+        (["20:0:5:111 20:0:5:111 20:0:5:111 roll"], "--rule players=3"),
+        (["21:0:5:111 20:0:5:111 roll"], "Life is 21"),
+        (["20:0:5:111 20:0:5:111 roll"], "chance acts next"),
+        (["--example", "--rule", "players"], "NAME=VALUE"),
+        (["--example", "--rule", "colour=red"], "dicefights has no rule option 'colour'"),
+        (["--example", "--rule", "faces=/no/such/file.json"], "cannot read the face-layout file"),
+        (["--example", "--ace", "printed"], "RolldownBeta's options"),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_2(args, phrase):
+    result = run("best", "dicefights", *args, "--depth", "1")
+    assert result.exit_code == 2
+    assert phrase in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_notation_help_states_the_assumption_and_has_examples():
+    result = run("notation", "dicefights")
+    assert result.exit_code == 0
+    assert "ASSUMPTION" in result.output and "Examples:" in result.output
+    assert "20:0:5:111 20:0:5:111 roll" in result.output
+
+
+def test_rolldown_is_still_answered_by_expectiminimax():
+    result = run("best", "rolldown", "d8:5/d6:3 a -/-", "--depth", "1")
+    assert result.exit_code == 0 and "Principal line" in result.output
+    assert run("best", "rolldown", "d8:5/d6:3 a -/-", "--rule", "x=1").exit_code == 2

@@ -1,0 +1,144 @@
+"""Dice Fights position notation: round trips (property tests), the documented examples, the
+stated assumption, and one specific PositionError for every malformed or impossible position."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.game import CHANCE, TERMINAL, PositionError
+from solver.games.dicefights import DiceFights, FightState
+from solver.games.dicefights.rules import BUY, NO_OWNER, ROLL, TOTAL_CORE_DICE
+
+GAMES = {players: DiceFights(players=players) for players in range(2, 7)}
+
+
+def playout_state(players: int, seed: int, steps: int) -> FightState:
+    """The position after ``steps`` random steps of a random game (any phase, finished ones too)."""
+    game, rng = GAMES[players], random.Random(seed)
+    state = game.new_game()
+    for _ in range(steps):
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+        else:
+            state = game.apply(state, tuple(rng.choice(list(o)) if o else None for o in game.joint_actions(state)))
+    return state
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 10**9), st.integers(0, 400))
+def test_every_reachable_position_round_trips(players, seed, steps):
+    game = GAMES[players]
+    state = playout_state(players, seed, steps)
+    text = game.format(state)
+    assert game.parse(text) == state
+    assert game.format(game.parse(text)) == text
+
+
+@st.composite
+def shop_states(draw):
+    """Round starts and purchase nodes with any Banks, multipliers, Stockpiles and Box owner."""
+    players = draw(st.integers(2, 6))
+    extra = draw(st.lists(st.integers(0, 6), min_size=players, max_size=players))
+    while sum(extra) > TOTAL_CORE_DICE - 5 * players:
+        extra[extra.index(max(extra))] -= 1
+    life = draw(st.lists(st.integers(0, 20), min_size=players, max_size=players))
+    if sum(1 for x in life if x) < 2:
+        life[:2] = [1, 1]
+    return FightState(
+        life=tuple(life),
+        bank=tuple(draw(st.lists(st.integers(0, 10**6), min_size=players, max_size=players))),
+        dice=tuple(5 + e for e in extra),
+        mults=tuple(draw(st.lists(st.tuples(*[st.integers(1, 4)] * 3), min_size=players, max_size=players))),
+        box=draw(st.integers(NO_OWNER, players - 1)),
+        phase=draw(st.sampled_from([ROLL, BUY])),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(shop_states())
+def test_any_bank_multiplier_and_box_owner_round_trips(state):
+    game = GAMES[state.players]
+    assert game.parse(game.format(state)) == state
+
+
+def test_the_phase_defaults_from_the_rolls_and_is_always_written():
+    game = GAMES[2]
+    assert game.format(game.parse("20:0:5:111 20:0:5:111")) == "20:0:5:111 20:0:5:111 roll"
+    assert game.parse("20:0:5:111=2a2d1g 20:0:5:111=1a1d3g").phase == game.parse(
+        "20:0:5:111=2a2d1g 20:0:5:111=1a1d3g reroll").phase
+
+
+def test_the_documented_examples_parse():
+    help_text = GAMES[2].notation_help()
+    examples = re.findall(r"^  (\S+:\S+(?: \S+)+)$", help_text.split("Examples:")[1], flags=re.M)
+    assert len(examples) == 4
+    for example in examples:
+        players = len(example.split()) - 1
+        game = GAMES[players]
+        assert game.format(game.parse(example)) == example
+
+
+def test_the_face_layout_is_called_an_assumption():
+    text = GAMES[2].notation_help()
+    assert "ASSUMPTION" in text and "2 Swords, 2 Shields, 2 Gold" in text
+
+
+@pytest.mark.parametrize(
+    "position, phrase",
+    [
+        ("20:0:5:111", "one field per player"),
+        ("20:0:5:111 20:0:5:111 20:0:5:111 roll", "set up for 2"),
+        ("20:0:5 20:0:5:111 roll", "is not <life>:<bank>:<dice>"),
+        ("20:0:5:11 20:0:5:111 roll", "three digits 1-4"),
+        ("20:0:5:151 20:0:5:111 roll", "three digits 1-4"),
+        ("20:0:1234567890:111 20:0:5:111 roll", "is not <life>"),
+        ("21:0:5:111 20:0:5:111 roll", "Life is 21"),
+        ("-5:0:5:111 20:0:5:111 roll", "Life is -5"),
+        ("20:0:4:111 20:0:5:111 roll", "never shrinks"),
+        ("0:0:5:111 20:0:5:111 roll", "fewer than two players"),
+        ("20:0:5+:111 20:0:5+:111 roll", "both own the Game Box"),
+        ("20:0:20:111 20:0:11:111 roll", "31 Core Dice"),
+        ("20:0:5:111 20:0:5:111 fight", "unknown phase 'fight'"),
+        ("20:0:5:111=2a2d2g 20:0:5:111=1a1d3g reroll", "accounts for 6 Core Dice"),
+        ("20:0:5:111=2a2d1g 20:0:5:111 reroll", "shows no roll"),
+        ("20:0:5:111=2a2d1g 20:0:5:111=2a2d1g roll", "shows a roll, but the phase is roll"),
+        ("20:0:5:111=x 20:0:5:111=2a2d1g reroll", "is not <n>a<n>d<n>g"),
+        ("20:0:5+:111=2a2d1g 20:0:5:111=2a2d1g reroll", "lacks the Box symbol"),
+        ("20:0:5:111=2a2d1g/a 20:0:5:111=2a2d1g reroll", "shows a Box symbol"),
+        ("20:0:5+:111=2a2d1g/? 20:0:5:111=2a2d1g reroll", "only in rerolling can the Box wait"),
+        ("20:0:5:111=2a2d0g?1 20:0:5:111=2a2d1g reroll", "only in rerolling"),
+        ("20:0:5:111=2a2d1g 20:0:5:111=2a2d1g rerolling", "no dice wait"),
+        ("20:0:5:111=2a2d1g 20:0:5:111=2a2d1g target", "three or more players"),
+        ("20:0:5:111>- 20:0:5:111 buy", "only in phase race"),
+        ("20:30:5:111>B 20:0:5:111>- race", "do not clash"),
+        ("20:3:5:111>B 20:30:5:111>B race", "cannot ask for B"),
+        ("20:30:5:111>Q 20:30:5:111>B race", "is not - or items"),
+        ("20:30:5:111>B 20:30:5:111 race", "shows no purchase"),
+        ("20:0:5:111 -2:0:5:111 over:2", "P1 is the last one standing"),
+        ("20:0:5:111 20:0:5:111 over:1", "still have Life"),
+        ("-1:0:5:111 -3:0:5:111 over:12", "winners' Life must be equal"),
+        ("-1:0:5:111 -1:0:5:111 over:21", "in order"),
+        ("-1:0:5:111 -1:0:5:111 over:3", "beyond P2"),
+    ],
+)
+def test_bad_positions_get_a_specific_error(position, phrase):
+    with pytest.raises(PositionError, match=re.escape(phrase)):
+        GAMES[2].parse(position)
+
+
+def test_a_target_node_needs_a_real_choice():
+    with pytest.raises(PositionError, match="nobody has two opponents"):
+        GAMES[3].parse("20:0:5:111=1a2d2g 20:0:5:111=1a2d2g 20:0:5:111=1a2d2g target")
+
+
+def test_a_race_needs_the_chance_rule():
+    with pytest.raises(PositionError, match="race rule 'chance'"):
+        DiceFights(race="split").parse("20:30:5:111>B 20:30:5:111>B race")
