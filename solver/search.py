@@ -58,6 +58,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 from dataclasses import dataclass
 
 from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
@@ -121,8 +122,46 @@ class SearchResult:
         return [move for move in self.moves if move.loss < TIE]
 
 
-class _Timeout(Exception):
-    """Raised inside the search when the time limit has passed; caught at the root."""
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline has passed; caught by :func:`deepen`."""
+
+
+R = TypeVar("R")
+
+
+def deepen(
+    step: Callable[[int], tuple[R, bool]],
+    *,
+    max_depth: int,
+    time_limit: float | None,
+    start: float,
+    set_deadline: Callable[[float | None], None],
+    on_iteration: Callable[[R], None] | None = None,
+) -> tuple[R, str]:
+    """Iterative deepening shared by the searches: ``step(depth)`` returns an iteration's result
+    and whether it solved the position (no line reached the depth), or raises
+    :class:`SearchTimeout` once the deadline set through ``set_deadline`` has passed. Depth 1
+    always completes. Returns the last completed result and how the time limit stopped the
+    deepening ('' if it did not)."""
+    result = None
+    stopped = ""
+    for iteration in range(1, max_depth + 1):
+        set_deadline(None if iteration == 1 or time_limit is None else start + time_limit)
+        try:
+            result, solved = step(iteration)
+        except SearchTimeout:
+            stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
+            break
+        if on_iteration is not None:
+            on_iteration(result)
+        if solved:
+            break
+        if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
+            stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
+            break
+    set_deadline(None)
+    assert result is not None  # depth 1 runs without a deadline
+    return result, stopped
 
 
 def check_searchable(game: Game) -> None:
@@ -311,32 +350,22 @@ class Searcher:
         probes0, hits0 = (self.cache.probes, self.cache.hits) if self.cache is not None else (0, 0)
         children = {action: self._apply(state, action) for action in actions}
         order = actions
-        result: SearchResult | None = None
-        stopped = ""
-        for iteration in range(1, max_depth + 1):
-            self._deadline = None if iteration == 1 or time_limit is None else start + time_limit
+
+        def step(iteration: int) -> tuple[SearchResult, bool]:
+            nonlocal order
             horizon = self._horizon
             self.nodes += 1  # the root
             if self.cache is not None:  # each iteration is a cache generation: see the module notes
                 self.cache.new_search()
                 self._generation = self.cache.generation
-            try:
-                values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
-            except _Timeout:
-                stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
-                break
+            values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
             solved = self._horizon == horizon
             result = self._result(state, mover, order, values, iteration, solved, start, probes0, hits0)
             order = [move.action for move in result.moves]
-            if on_iteration is not None:
-                on_iteration(result)
-            if solved:
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
-                stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
-                break
-        self._deadline = None
-        assert result is not None  # depth 1 runs without a deadline
+            return result, solved
+
+        result, stopped = deepen(step, max_depth=max_depth, time_limit=time_limit, start=start,
+                                 set_deadline=self._set_deadline, on_iteration=on_iteration)
         # The totals cover the abandoned iteration too; the values are the last completed one's.
         if stopped:
             result.method += stopped
@@ -345,6 +374,9 @@ class Searcher:
         if self.cache is not None:
             result.cache_probes, result.cache_hits = self.cache.probes - probes0, self.cache.hits - hits0
         return result
+
+    def _set_deadline(self, deadline: float | None) -> None:
+        self._deadline = deadline
 
     def _begin_search(self) -> None:
         self.nodes = 0
@@ -399,7 +431,7 @@ class Searcher:
 
     def _tick(self) -> None:
         if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise _Timeout
+            raise SearchTimeout
 
     def _value(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """Fail-soft value of any node for player 0 with ``depth`` decisions left."""

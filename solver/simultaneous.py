@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
 from solver.matrix_game import MatrixSolution, solve_matrix_game
-from solver.search import chance_distribution
+from solver.search import SearchTimeout, chance_distribution, deepen
 
 DEFAULT_DEPTH = 2
 """The depth searched when neither a depth nor a time limit is given."""
@@ -192,10 +192,6 @@ class SimultaneousResult:
         return "\n".join(lines).rstrip()
 
 
-class _Timeout(Exception):
-    """Raised inside the search when the time limit has passed; caught at the root."""
-
-
 class SimultaneousSearcher:
     """Depth-limited search of games with simultaneous moves (see the module notes).
 
@@ -270,27 +266,18 @@ class SimultaneousSearcher:
         start = time.perf_counter()
         self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = 0
         self._sampled, self._largest_sampled = {}, 0
-        result: SimultaneousResult | None = None
-        stopped = ""
-        for iteration in range(1, max_depth + 1):
-            self._deadline = None if iteration == 1 or time_limit is None else start + time_limit
+
+        def step(iteration: int) -> tuple[SimultaneousResult, bool]:
             horizon = self._horizon
-            try:
-                node, answers = self._root(state, mover, iteration)
-            except _Timeout:
-                stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
-                break
+            node, answers = self._root(state, mover, iteration)
             solved = self._horizon == horizon
-            result = self._result(state, node, answers, iteration, solved, start)
-            if on_iteration is not None:
-                on_iteration(result)
-            if solved:
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
-                stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
-                break
-        self._deadline = None
-        assert result is not None  # depth 1 runs without a deadline
+            return self._result(state, node, answers, iteration, solved, start), solved
+
+        def set_deadline(deadline: float | None) -> None:
+            self._deadline = deadline
+
+        result, stopped = deepen(step, max_depth=max_depth, time_limit=time_limit, start=start,
+                                 set_deadline=set_deadline, on_iteration=on_iteration)
         result.method += stopped
         result.nodes, result.matrix_games = self.nodes, self.matrix_games
         result.linear_programs, result.cache_hits = self.linear_programs, self.cache_hits
@@ -377,7 +364,7 @@ class SimultaneousSearcher:
         game = self.game
         self.nodes += 1
         if self._deadline is not None and not self.nodes & CLOCK_MASK and time.perf_counter() > self._deadline:
-            raise _Timeout
+            raise SearchTimeout
         player = game.current_player(state)
         if player == TERMINAL:
             return game.returns(state)[focus]
