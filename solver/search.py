@@ -204,6 +204,42 @@ def chance_distribution(
     return list(weights.items()), count
 
 
+class ChanceSampler:
+    """A search's chance outcomes: listed exactly where few, else a seeded sample drawn once per
+    search and kept under the node's cache key (so every visit sees the same one), with the note
+    that says how many nodes were sampled."""
+
+    def __init__(self, game: Game, samples: int, seed: int):
+        if samples < 1:
+            raise GameError(f"chance_samples must be at least 1, not {samples}")
+        self.game, self.samples, self.seed = game, samples, seed
+        self.reset()
+
+    def reset(self) -> None:
+        self.sampled: dict[Hashable, list[tuple[Action, float]]] = {}
+        self.largest = 0
+
+    def outcomes(self, state: State, key: Hashable) -> list[tuple[Action, float]]:
+        sampled = self.sampled.get(key)
+        if sampled is not None:
+            return sampled
+        outcomes, count = chance_distribution(self.game, state, self.samples, self.seed)
+        if count > self.game.exact_chance_limit:
+            self.sampled[key] = outcomes
+            self.largest = max(self.largest, count)
+        return outcomes
+
+    def note(self) -> str:
+        """How the sampled nodes were handled ('' when none was)."""
+        count = len(self.sampled)
+        if not count:
+            return ""
+        return (
+            f"{count} chance node{'s' if count != 1 else ''} had more than {self.game.exact_chance_limit:,} "
+            f"outcomes (up to {self.largest:,}): each estimated from {self.samples} samples (seed {self.seed})"
+        )
+
+
 def _bound_type(value: float, alpha: float, beta: float, low: float, high: float) -> int:
     """The bound type of a fail-soft result searched with window [alpha, beta]. A result at the
     game's own bound is exact even when it failed: no value lies beyond it."""
@@ -263,7 +299,7 @@ class Searcher:
     __slots__ = (
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
-        "_horizon", "_deadline", "_generation", "_sampled", "_largest_sampled", "_cutoff_scores",
+        "_horizon", "_deadline", "_generation", "_sampler", "_cutoff_scores",
         "oracle", "oracle_probes", "oracle_hits",
     )
 
@@ -280,8 +316,7 @@ class Searcher:
         oracle: Callable[[State], float | None] | None = None,
     ):
         check_searchable(game)
-        if chance_samples < 1:
-            raise GameError(f"chance_samples must be at least 1, not {chance_samples}")
+        self._sampler = ChanceSampler(game, chance_samples, seed)
         self.game = game
         self.star2 = star2
         self.chance_samples = chance_samples
@@ -302,8 +337,6 @@ class Searcher:
         self._horizon = 0  # depth cut-offs met (evaluations): 0 after an iteration means solved
         self._deadline: float | None = None
         self._generation = 0
-        self._sampled: dict[Hashable, list[tuple[Action, float]]] = {}
-        self._largest_sampled = 0
         self._cutoff_scores: tuple[dict, dict] = ({}, {})  # history heuristic, per player
         # Exact values from outside (endgame tables), probed at every decision node they cover,
         # as a chess engine probes Syzygy: player 0's value, or None where not covered.
@@ -381,8 +414,7 @@ class Searcher:
     def _begin_search(self) -> None:
         self.nodes = 0
         self._horizon = 0
-        self._sampled = {}
-        self._largest_sampled = 0
+        self._sampler.reset()
         self._cutoff_scores = ({}, {})
         self.oracle_probes = self.oracle_hits = 0
 
@@ -405,14 +437,8 @@ class Searcher:
         )
         if solved:
             method += "; exact: every line ends the game (or reaches exact values) within the depth"
-        chance_note = ""
-        if self._sampled:
-            count = len(self._sampled)
-            chance_note = (
-                f"{count} chance node{'s' if count != 1 else ''} had more than "
-                f"{game.exact_chance_limit:,} outcomes (up to {self._largest_sampled:,}): each estimated "
-                f"from {self.chance_samples} samples (seed {self.seed})"
-            )
+        chance_note = self._sampler.note()
+        if chance_note:
             method += "; " + chance_note
         cache = self.cache
         return SearchResult(
@@ -421,7 +447,7 @@ class Searcher:
             cache_hits=cache.hits - hits0 if cache is not None else 0,
             elapsed=time.perf_counter() - start,
             pv=self._principal_line(state, ranked[0], depth, values[ranked[0]]),
-            sampled_chance_nodes=len(self._sampled), method=method, exact=solved, chance_note=chance_note,
+            sampled_chance_nodes=len(self._sampler.sampled), method=method, exact=solved, chance_note=chance_note,
             table_probes=self.oracle_probes, table_hits=self.oracle_hits,
         )
 
@@ -531,7 +557,7 @@ class Searcher:
                 if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                     return value
 
-        outcomes = self._outcomes(state, key)
+        outcomes = self._sampler.outcomes(state, key)
         apply = self._apply
         children = [apply(state, outcome) for outcome, _ in outcomes]
         probs = [p for _, p in outcomes]
@@ -608,17 +634,6 @@ class Searcher:
             self.cache.store(key, depth, value, bound)
         return value
 
-    def _outcomes(self, state: State, key: Hashable) -> list[tuple[Action, float]]:
-        """The chance node's outcomes; huge nodes' samples are drawn once per search and kept."""
-        sampled = self._sampled.get(key)
-        if sampled is not None:
-            return sampled
-        outcomes, count = chance_distribution(self.game, state, self.chance_samples, self.seed)
-        if count > self.game.exact_chance_limit:
-            self._sampled[key] = outcomes
-            self._largest_sampled = max(self._largest_sampled, count)
-        return outcomes
-
     # ----- the principal line ----------------------------------------------------------------
     def _principal_line(self, state: State, first: Action, depth: int, value: float) -> list[str]:
         """The best move, then the cached best moves; at a chance node the outcome whose value is
@@ -635,7 +650,7 @@ class Searcher:
                 value = known[0]
             if player == CHANCE:
                 typical = None
-                for outcome, _ in self._outcomes(state, self._key_of(state)):
+                for outcome, _ in self._sampler.outcomes(state, self._key_of(state)):
                     child = self._apply(state, outcome)
                     child_known = self._known_value(child, depth)
                     if child_known is not None:

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
 from solver.matrix_game import MatrixSolution, solve_matrix_game
-from solver.search import SearchTimeout, chance_distribution, deepen
+from solver.search import ChanceSampler, SearchTimeout, deepen
 
 DEFAULT_DEPTH = 2
 """The depth searched when neither a depth nor a time limit is given."""
@@ -213,8 +213,7 @@ class SimultaneousSearcher:
     ):
         if game.num_players == 2 and not game.zero_sum:
             raise GameError(f"{game.name} is not zero-sum: its two-player matrix games have no single value")
-        if chance_samples < 1:
-            raise GameError(f"chance_samples must be at least 1, not {chance_samples}")
+        self._sampler = ChanceSampler(game, chance_samples, seed)
         self.game = game
         self.chance_samples = chance_samples
         self.seed = seed
@@ -225,8 +224,6 @@ class SimultaneousSearcher:
         self._evaluates_chance = bool(getattr(game, "evaluates_chance", False))
         self._key: Callable[[State], Hashable] = game.key
         self._cache: dict[tuple[Hashable, int, int], float] = {}
-        self._sampled: dict[Hashable, list[tuple[Action, float]]] = {}
-        self._largest_sampled = 0
         self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = self._horizon = 0
         self._deadline: float | None = None
 
@@ -265,7 +262,7 @@ class SimultaneousSearcher:
         max_depth = depth or (MAX_DEPTH if time_limit is not None else DEFAULT_DEPTH)
         start = time.perf_counter()
         self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = 0
-        self._sampled, self._largest_sampled = {}, 0
+        self._sampler.reset()
 
         def step(iteration: int) -> tuple[SimultaneousResult, bool]:
             horizon = self._horizon
@@ -343,12 +340,8 @@ class SimultaneousSearcher:
                 "a choice's value is what it guarantees against the others' worst joint reply (paranoid); "
                 "the values of different players need not add up to 1"
             )
-        if self._sampled:
-            count = len(self._sampled)
-            notes.append(
-                f"{count} chance node{'s' if count != 1 else ''} had more than {game.exact_chance_limit:,} outcomes "
-                f"(up to {self._largest_sampled:,}): each averaged over {self.chance_samples} samples (seed {self.seed})"
-            )
+        if self._sampler.sampled:
+            notes.append(self._sampler.note())
         if self._evaluates_chance and not solved:
             notes.append("chance nodes at the depth limit were evaluated directly (the game's evaluation covers them)")
         return SimultaneousResult(
@@ -372,7 +365,8 @@ class SimultaneousSearcher:
             if depth == 0 and self._evaluates_chance:
                 self._horizon += 1
                 return game.evaluate(state, focus)
-            return math.fsum(p * self._value(game.apply(state, o), depth, focus) for o, p in self._outcomes(state))
+            outcomes = self._sampler.outcomes(state, self._key(state))
+            return math.fsum(p * self._value(game.apply(state, o), depth, focus) for o, p in outcomes)
         if depth == 0:
             self._horizon += 1
             return game.evaluate(state, focus)
@@ -419,18 +413,6 @@ class SimultaneousSearcher:
         if solution.method == "linear program":
             self.linear_programs += 1
         return solution, rows, columns
-
-    def _outcomes(self, state: State) -> list[tuple[Action, float]]:
-        """A chance node's outcomes; huge nodes' samples are drawn once per search and kept."""
-        key = self._key(state)
-        sampled = self._sampled.get(key)
-        if sampled is not None:
-            return sampled
-        outcomes, count = chance_distribution(self.game, state, self.chance_samples, self.seed)
-        if count > self.game.exact_chance_limit:
-            self._sampled[key] = outcomes
-            self._largest_sampled = max(self._largest_sampled, count)
-        return outcomes
 
 
 __all__ = [
