@@ -1,9 +1,11 @@
-"""``dicetree duel GAME --a STRATEGY --b STRATEGY``: two strategies play each other many times.
+"""``dicetree duel GAME --a STRATEGY --b STRATEGY [--c ...]``: strategies play each other many times.
 
 Usage::
 
     dicetree duel rolldown --a solver:depth=2 --b random --games 200 --seed 1 --jobs 2
     dicetree duel rolldown --a exact --b greedy --games 400 --position "d8:5,d6:2/d6:3,d4:4 a K/-"
+    dicetree duel dicefights --a solver:depth=1 --b greedy --games 100 --seed 1
+    dicetree duel dicefights --a greedy --b attack --c random --d buy-dice --games 80 --rule players=4
 """
 
 from __future__ import annotations
@@ -12,33 +14,52 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from cli.best import _load
 from cli.options import game_argument, with_rule_options
-from solver.duel import STRATEGIES, Duel, format_duel
-from solver.games import load_game
+from solver.duel import SIMULTANEOUS_STRATEGIES, STRATEGIES, Duel, Match, format_duel, format_match
+from solver.game import GameError
+from solver.simultaneous import has_simultaneous_moves
 
 
 @click.command()
 @game_argument
-@click.option("--a", "spec_a", required=True, metavar="STRATEGY", help=f"Strategy A: {STRATEGIES}.")
+@click.option("--a", "spec_a", required=True, metavar="STRATEGY",
+              help=f"Strategy A. RolldownBeta: {STRATEGIES}. Dice Fights: {SIMULTANEOUS_STRATEGIES}.")
 @click.option("--b", "spec_b", required=True, metavar="STRATEGY", help="Strategy B (as --a).")
+@click.option("--c", "spec_c", metavar="STRATEGY", help="Strategy C (games with simultaneous moves: Dice Fights).")
+@click.option("--d", "spec_d", metavar="STRATEGY", help="Strategy D (as --c).")
+@click.option("--e", "spec_e", metavar="STRATEGY", help="Strategy E (as --c).")
+@click.option("--f", "spec_f", metavar="STRATEGY", help="Strategy F (as --c).")
 @click.option("--games", type=int, default=200, show_default=True,
-              help="Games to play: an even number, each deal being played twice with the seats swapped.")
+              help="Games to play: a multiple of the number of strategies, each deal being played once per "
+                   "rotation of the seats (two strategies: twice, seats swapped).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
 @click.option("--position", help="Play every deal from this position instead of random round starts.")
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+              help="A rule option of the game (repeatable), e.g. dicefights: --rule players=4.")
 @click.option("--no-progress", is_flag=True, help="No progress bar (there is none either where stderr is not a terminal).")
 @with_rule_options
-def duel(game_name, spec_a, spec_b, games, seed, jobs, position, no_progress, ace, objective) -> None:
-    """Play strategy A against strategy B in GAME and report A's win rate with a 95% interval."""
-    game = load_game(game_name, ace=ace, objective=objective)
+def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, rules,
+         no_progress, ace, objective) -> None:
+    """Play strategies against each other in GAME and report each one's win rate with a 95% interval."""
+    game = _load(game_name, rules, ace=ace, objective=objective)
+    specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
     start = game.parse(position) if position is not None else None
-    match = Duel(game, spec_a, spec_b, games=games, seed=seed, start=start)  # checked before any game
+    if has_simultaneous_moves(game):
+        match = Match(game, tuple(specs), games=games, seed=seed, start=start)  # checked before any game
+        title = " vs ".join(str(spec) for spec in match.specs)
+    else:
+        if len(specs) != 2:
+            raise GameError(f"{game_name} duels are between two strategies: give --a and --b only")
+        match = Duel(game, spec_a, spec_b, games=games, seed=seed, start=start)
+        title = f"{match.a} vs {match.b}"
     console = Console(stderr=True)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("left"), TimeRemainingColumn(), console=console, disable=no_progress or not console.is_terminal,
         transient=True,
     ) as progress:
-        task = progress.add_task(f"{match.a} vs {match.b}", total=games)
+        task = progress.add_task(title, total=games)
         result = match.run(jobs=jobs, on_progress=lambda n: progress.advance(task, n))
-    click.echo(format_duel(result))
+    click.echo(format_match(result) if isinstance(match, Match) else format_duel(result))

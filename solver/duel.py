@@ -43,7 +43,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -96,19 +96,21 @@ _OPTIONS: dict[str, dict[str, int]] = {
     "solver": {"depth": DEFAULT_SOLVER_DEPTH},
     "exact": {"max_states": DEFAULT_EXACT_STATES, "fallback": DEFAULT_SOLVER_DEPTH},
 }
-_LIMITS = {"depth": (1, 12), "fallback": (1, 12), "max_states": (1, 50_000_000)}
+_LIMITS = {"reroll": (0, 1), "depth": (1, 12), "fallback": (1, 12), "max_states": (1, 50_000_000)}
 
 
-def parse_strategy(text: str) -> StrategySpec:
-    """``random``, ``greedy``, ``solver:depth=3``, ``exact:max_states=5000,fallback=1``.
+def parse_strategy(text: str, kinds: dict[str, dict[str, int]] | None = None, names: str = STRATEGIES) -> StrategySpec:
+    """``random``, ``greedy``, ``solver:depth=3``, ``exact:max_states=5000,fallback=1`` (or a kind
+    of ``kinds``, with its options and their defaults; ``names`` lists them for the error).
 
     >>> str(parse_strategy("solver:depth=3")), str(parse_strategy("solver"))
     ('solver:depth=3', 'solver:depth=2')
     """
+    kinds = _OPTIONS if kinds is None else kinds
     kind, _, rest = text.strip().partition(":")
-    if kind not in _OPTIONS:
-        raise GameError(f"unknown strategy '{text}': choose {STRATEGIES}")
-    options = dict(_OPTIONS[kind])
+    if kind not in kinds:
+        raise GameError(f"unknown strategy '{text}': choose {names}")
+    options = dict(kinds[kind])
     for item in filter(None, rest.split(",")):
         key, equals, value = item.partition("=")
         if key not in options or not equals:
@@ -302,28 +304,17 @@ class Duel:
     def deals(self) -> int:
         return self.games // 2
 
+    def make_strategies(self) -> tuple[Strategy, Strategy]:
+        return make_strategy(self.game, self.a), make_strategy(self.game, self.b)
+
+    def play_deal(self, deal: int, strategies: tuple[Strategy, Strategy]) -> list[GameRecord]:
+        return play_deal(self, deal, strategies)
+
     def run(self, jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> DuelResult:
         """Play every game in ``jobs`` processes (the same result for any ``jobs``);
         ``on_progress(n)`` is called as ``n`` more games end."""
-        if jobs < 1:
-            raise GameError(f"--jobs must be at least 1, not {jobs}")
         started = time.perf_counter()
-        records: list[GameRecord] = []
-        report = on_progress or (lambda n: None)
-        if jobs == 1:
-            strategies = (make_strategy(self.game, self.a), make_strategy(self.game, self.b))
-            for deal in range(self.deals):
-                played = play_deal(self, deal, strategies)
-                records.extend(played)
-                report(len(played))
-        else:
-            chunk = max(1, min(8, self.deals // (jobs * 8)))
-            batches = [list(range(i, min(i + chunk, self.deals))) for i in range(0, self.deals, chunk)]
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(self,)) as pool:
-                for future in as_completed([pool.submit(_play_in_worker, batch) for batch in batches]):
-                    played = future.result()
-                    records.extend(played)
-                    report(len(played))
+        records = play_all(self, jobs, on_progress)
         records.sort(key=lambda r: (r.deal, r.a_seat))
         result = DuelResult(
             game_name=self.game.name, spec_a=self.a, spec_b=self.b, seed=self.seed,
@@ -396,19 +387,45 @@ def _play_game(duel: Duel, deal: int, start: State, a_seat: int,
     )
 
 
+def play_all(match: Duel | Match, jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> list:
+    """Every deal of ``match`` (a :class:`Duel` or a :class:`Match`: anything with ``deals``,
+    ``make_strategies()`` and ``play_deal(deal, strategies)``) in ``jobs`` processes; the records in
+    the order they came (each deal depends only on the seed and its index: the same for any ``jobs``).
+    ``on_progress(n)`` is called as ``n`` more games end."""
+    if jobs < 1:
+        raise GameError(f"--jobs must be at least 1, not {jobs}")
+    records: list = []
+    report = on_progress or (lambda n: None)
+    if jobs == 1:
+        strategies = match.make_strategies()
+        for deal in range(match.deals):
+            played = match.play_deal(deal, strategies)
+            records.extend(played)
+            report(len(played))
+        return records
+    chunk = max(1, min(8, match.deals // (jobs * 8)))
+    batches = [list(range(i, min(i + chunk, match.deals))) for i in range(0, match.deals, chunk)]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(match,)) as pool:
+        for future in as_completed([pool.submit(_play_in_worker, batch) for batch in batches]):
+            played = future.result()
+            records.extend(played)
+            report(len(played))
+    return records
+
+
 # Worker processes build their strategies once (per process), then play the deals they are sent.
-_worker: tuple[Duel, tuple[Strategy, Strategy]] | None = None
+_worker: tuple[Duel | Match, tuple[Strategy, ...]] | None = None
 
 
-def _init_worker(duel: Duel) -> None:
+def _init_worker(match: Duel | Match) -> None:
     global _worker
-    _worker = (duel, (make_strategy(duel.game, duel.a), make_strategy(duel.game, duel.b)))
+    _worker = (match, match.make_strategies())
 
 
-def _play_in_worker(deals: list[int]) -> list[GameRecord]:
+def _play_in_worker(deals: list[int]) -> list:
     assert _worker is not None
-    duel, strategies = _worker
-    return [record for deal in deals for record in play_deal(duel, deal, strategies)]
+    match, strategies = _worker
+    return [record for deal in deals for record in match.play_deal(deal, strategies)]
 
 
 # ----- results ---------------------------------------------------------------------------------
@@ -452,11 +469,7 @@ class DuelResult:
         return [sum(scores) / len(scores) for _, scores in sorted(by_deal.items())]
 
     def _deal_mean_and_spread(self) -> tuple[float, float, int]:
-        scores = self.deal_scores()
-        n = len(scores)
-        mean = math.fsum(scores) / n if n else 0.0
-        spread = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
-        return mean, spread, n
+        return mean_and_spread(self.deal_scores())
 
     @property
     def paired(self) -> bool:
@@ -469,13 +482,7 @@ class DuelResult:
         """The 95% confidence interval of A's win rate over deals (Student's t on the deals' mean
         scores). Where every deal scored the same there is no spread to estimate: the Wilson
         interval of the games instead."""
-        mean, spread, n = self._deal_mean_and_spread()
-        if spread == 0:
-            return self.unpaired_interval
-        from scipy.stats import t
-
-        half = float(t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * spread / math.sqrt(n)
-        return max(0.0, mean - half), min(1.0, mean + half)
+        return deal_interval(self.deal_scores(), self.score, self.games)
 
     @property
     def unpaired_interval(self) -> tuple[float, float]:
@@ -496,6 +503,26 @@ class DuelResult:
         """Deals A won both games of, deals split (or drawn), deals B won both of."""
         scores = self.deal_scores()
         return sum(s == 1 for s in scores), sum(0 < s < 1 for s in scores), sum(s == 0 for s in scores)
+
+
+def mean_and_spread(scores: list[float]) -> tuple[float, float, int]:
+    """The mean, the sample standard deviation and the number of ``scores``."""
+    n = len(scores)
+    mean = math.fsum(scores) / n if n else 0.0
+    spread = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
+    return mean, spread, n
+
+
+def deal_interval(deal_scores: list[float], points: float, games: int) -> tuple[float, float]:
+    """The 95% interval of a score rate paired by deal: Student's t on the deals' mean scores; where
+    every deal scored the same (no spread to estimate), the Wilson interval of ``points`` in ``games``."""
+    mean, spread, n = mean_and_spread(deal_scores)
+    if spread == 0:
+        return wilson_interval(points, games)
+    from scipy.stats import t
+
+    half = float(t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * spread / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)
 
 
 def wilson_interval(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -587,7 +614,277 @@ def _points(score: float) -> str:
     return f"{score:g}" if score != int(score) else f"{int(score):,}"
 
 
+# ----- games with simultaneous moves (Dice Fights): two or more strategies ------------------------
+DEFAULT_SIMULTANEOUS_DEPTH = 1
+SIMULTANEOUS_KINDS: dict[str, dict[str, int]] = {
+    "random": {}, "greedy": {}, "attack": {}, "solver": {"depth": DEFAULT_SIMULTANEOUS_DEPTH, "reroll": 0},
+    **{f"buy-{name}": {} for name in ("dice", "attack", "defense", "gold", "box", "random", "solver")},
+}
+SIMULTANEOUS_STRATEGIES = (
+    "random, greedy (greedy buyer), attack (always-attack), solver:depth=N[,reroll=1] (the simultaneous "
+    "search at purchase and target nodes, default depth 1; re-rolls kept unless reroll=1), buy-NAME (a fixed purchase policy: NAME dice, attack, defense, gold, box, random, solver)"
+)
+
+
+class SimultaneousStrategy(Strategy):
+    """Chooses one player's option at a simultaneous node (sees the whole state)."""
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        raise GameError("this strategy plays games with simultaneous moves")
+
+    @abstractmethod
+    def choose_for(self, state: State, player: int, options: Sequence, rng: random.Random) -> Action:
+        """``player``'s choice among ``options`` at the simultaneous node ``state``."""
+
+
+class PolicyStrategy(SimultaneousStrategy):
+    """A fixed policy of :mod:`solver.games.dicefights.policies`."""
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        super().__init__(game, spec)
+        from solver.games.dicefights.policies import DUEL_POLICIES, POLICIES
+
+        self.policy = POLICIES[spec.kind[4:]] if spec.kind.startswith("buy-") else DUEL_POLICIES[spec.kind]
+
+    def choose_for(self, state: State, player: int, options: Sequence, rng: random.Random) -> Action:
+        return self.policy.choose(self.game, state, player, options, rng)
+
+
+class SimultaneousSolverStrategy(SimultaneousStrategy):
+    """The depth-N :class:`~solver.simultaneous.SimultaneousSearcher` search at the purchase and
+    target nodes, the player's optimal mixed strategy sampled (3+ players: the paranoid
+    reduction's). Re-roll nodes are searched only with ``reroll=1``, else the dice are kept as by the
+    fixed policies: a re-roll node's matrix grows with the dice (one search takes ~50 s with 9-11
+    dice a side at depth 1), too slow for duels of many games."""
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        super().__init__(game, spec)
+        from solver.simultaneous import SimultaneousSearcher
+
+        self.depth = spec.option("depth", DEFAULT_SIMULTANEOUS_DEPTH)
+        self.searcher = SimultaneousSearcher(game, cache_limit=200_000)
+        self._last: tuple[Hashable, object] | None = None  # the seats of one node share its search
+        self.search_rerolls = bool(spec.option("reroll", 0))
+
+    def choose_for(self, state: State, player: int, options: Sequence, rng: random.Random) -> Action:
+        from solver.games.dicefights.rules import KEEP, REROLL
+
+        if state.phase == REROLL and not self.search_rerolls:
+            return KEEP
+        key = self.game.key(state)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.searcher.search(state, depth=self.depth))
+        answer = next(a for a in self._last[1].players if a.player == player)
+        pick, total = rng.random(), 0.0
+        for choice in answer.choices:
+            total += choice.probability
+            if pick < total:
+                return choice.action
+        return answer.choices[0].action
+
+
+def make_simultaneous_strategy(game: Game, spec: StrategySpec | str) -> SimultaneousStrategy:
+    spec = parse_strategy(spec, SIMULTANEOUS_KINDS, SIMULTANEOUS_STRATEGIES) if isinstance(spec, str) else spec
+    return SimultaneousSolverStrategy(game, spec) if spec.kind == "solver" else PolicyStrategy(game, spec)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One game of a match. ``seats[p]`` is the strategy (its index) in seat ``p``; per strategy:
+    ``scores`` its points (the returns of its seats: a win 1, a shared win 1/k), ``decisions`` and
+    ``thinking`` (seconds)."""
+
+    deal: int
+    rotation: int
+    seats: tuple[int, ...]
+    scores: tuple[float, ...]
+    decisions: tuple[int, ...]
+    thinking: tuple[float, ...]
+    rounds: int
+    stopped: bool  # still running after MAX_ROUNDS rounds: shared among the players still in
+
+
+@dataclass(frozen=True)
+class Match:
+    """Two or more strategies in a game with simultaneous moves (Dice Fights), for any number of
+    players, checked when made. With ``k`` strategies and ``n`` players (``k`` divides ``n``), the
+    seats hold the strategies in turn (A B .. A B ..), and every deal is played ``k`` times with the
+    strategies rotated one seat on (rotation ``r``: seat ``p`` plays strategy ``(p + r) mod k``), so
+    each strategy plays every seat once per deal. The games of a deal share the start and one seeded
+    dice stream (common random numbers; each strategy has its own choice stream). Two strategies and
+    two players: exactly a :class:`Duel`'s seat swap.
+
+    >>> from solver.games import load_game
+    >>> Match(load_game("dicefights", players=4), ("greedy", "attack", "random"), games=6)
+    Traceback (most recent call last):
+    ...
+    solver.game.GameError: 4 players need 2 or 4 strategies (each holds the same number of seats), not 3
+    """
+
+    game: Game
+    specs: tuple[StrategySpec | str, ...]
+    games: int
+    seed: int = 0
+    start: State | None = None
+
+    def __post_init__(self) -> None:
+        from solver.games.dicefights import DiceFights
+
+        if not isinstance(self.game, DiceFights):
+            raise GameError(f"duels of two or more strategies with simultaneous moves are for Dice Fights, not {self.game.name}")
+        specs = tuple(parse_strategy(s, SIMULTANEOUS_KINDS, SIMULTANEOUS_STRATEGIES) if isinstance(s, str) else s
+                      for s in self.specs)
+        object.__setattr__(self, "specs", specs)
+        n, k = self.game.num_players, len(specs)
+        if k < 2 or n % k:
+            counts = [str(d) for d in range(2, n + 1) if n % d == 0]
+            choices = " or ".join(counts) if len(counts) < 3 else ", ".join(counts[:-1]) + " or " + counts[-1]
+            raise GameError(f"{n} players need {choices} strategies (each holds the same number of seats), not {k}")
+        if self.games < k or self.games % k:
+            raise GameError(f"--games must be a multiple of {k} (each deal is played {k} times, seats rotated), "
+                            f"not {self.games}")
+        if self.start is not None and self.game.current_player(self.start) == TERMINAL:
+            raise GameError(f"the game is over at '{self.game.format(self.start)}': there is nothing to play")
+
+    @property
+    def rotations(self) -> int:
+        return len(self.specs)
+
+    @property
+    def deals(self) -> int:
+        return self.games // self.rotations
+
+    def lineup(self, rotation: int) -> tuple[int, ...]:
+        """The strategy in each seat in that rotation."""
+        k = self.rotations
+        return tuple((p + rotation) % k for p in range(self.game.num_players))
+
+    def make_strategies(self) -> tuple[SimultaneousStrategy, ...]:
+        made: dict[StrategySpec, SimultaneousStrategy] = {}  # equal specs share one (stateless between games)
+        return tuple(made.setdefault(spec, make_simultaneous_strategy(self.game, spec)) for spec in self.specs)
+
+    def play_deal(self, deal: int, strategies: tuple[SimultaneousStrategy, ...]) -> list[MatchRecord]:
+        return [self._play_game(deal, rotation, strategies) for rotation in range(self.rotations)]
+
+    def _play_game(self, deal: int, rotation: int, strategies: tuple[SimultaneousStrategy, ...]) -> MatchRecord:
+        from solver.games.dicefights.policies import play_game
+
+        k, seats = self.rotations, self.lineup(rotation)
+        decisions, thinking = [0] * k, [0.0] * k
+        rngs = [random.Random(f"{self.seed}:{'ABCDEF'[i]}:{deal}:{rotation}") for i in range(k)]
+
+        class Seat:  # play_game's policy interface: the seat's strategy with its own stream and clock
+            def __init__(self, index: int):
+                self.index = index
+
+            def choose(self, game, state, player, options, rng):
+                started = time.perf_counter()
+                action = strategies[self.index].choose_for(state, player, options, rngs[self.index])
+                thinking[self.index] += time.perf_counter() - started
+                decisions[self.index] += 1
+                return action
+
+        dice = random.Random(f"{self.seed}:dice:{deal}")  # the same in every game of the deal
+        outcome = play_game(self.game, [Seat(i) for i in seats], dice, state=self.start, choice_rng=dice)
+        scores = [0.0] * k
+        for player, index in enumerate(seats):
+            scores[index] += outcome.returns[player]
+        return MatchRecord(deal, rotation, seats, tuple(scores), tuple(decisions), tuple(thinking),
+                           outcome.rounds, outcome.stopped)
+
+    def run(self, jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> MatchResult:
+        """Play every game in ``jobs`` processes (the same result for any ``jobs``)."""
+        started = time.perf_counter()
+        records = play_all(self, jobs, on_progress)
+        records.sort(key=lambda r: (r.deal, r.rotation))
+        return MatchResult(self.game.name, self.game.num_players, self.specs, self.seed,
+                           self.game.format(self.start) if self.start is not None else "", records, jobs,
+                           time.perf_counter() - started)
+
+
+@dataclass
+class MatchResult:
+    """All games of a match; each strategy's win share with its 95% interval paired by deal."""
+
+    game_name: str
+    players: int
+    specs: tuple[StrategySpec, ...]
+    seed: int
+    start: str
+    records: list[MatchRecord]
+    jobs: int
+    elapsed: float
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def deals(self) -> int:
+        return self.games // len(self.specs)
+
+    def points(self, index: int) -> float:
+        return math.fsum(r.scores[index] for r in self.records)
+
+    def share(self, index: int) -> float:
+        """Strategy ``index``'s share of the wins (draws split): the shares add up to 1."""
+        return self.points(index) / self.games if self.games else 0.0
+
+    def fair_share(self, index: int) -> float:
+        """Its seats over the players: 1/players with one strategy a seat."""
+        return 1 / len(self.specs)
+
+    def deal_scores(self, index: int) -> list[float]:
+        by_deal: dict[int, list[float]] = {}
+        for record in self.records:
+            by_deal.setdefault(record.deal, []).append(record.scores[index])
+        return [sum(scores) / len(scores) for _, scores in sorted(by_deal.items())]
+
+    def interval(self, index: int) -> tuple[float, float]:
+        """95% interval of the share over deals (Student's t; Wilson where every deal scored the same)."""
+        return deal_interval(self.deal_scores(index), self.points(index), self.games)
+
+
+def format_match(result: MatchResult) -> str:
+    """The match's report: setup, how seats rotated, each strategy's share against the fair share."""
+    k, n = len(result.specs), result.players
+    letters = "ABCDEF"[:k]
+    names = ", ".join(f"{letters[i]} = {spec}" for i, spec in enumerate(result.specs))
+    starts = f"from the position {result.start}" if result.start else "from the start"
+    rotations = ", ".join(" ".join(letters[(p + r) % k] for p in range(n)) for r in range(k))
+    lines = [
+        f"Duel on {result.game_name} ({n} players): {names}",
+        f"{result.games:,} games {starts}: {result.deals:,} deals (seed {result.seed}), each played {k} times",
+        f"Seats rotated cyclically, one seat on per game of a deal (seats P1..P{n}): {rotations};",
+        "  so every strategy plays every seat equally often" + (f" (each holds {n // k} seats a game)." if n > k else "."),
+        "Common random numbers: the games of a deal have the same start and one seeded dice stream (aligned",
+        "  until the strategies' purchases make the dice counts differ); each strategy has its own choice stream.",
+        "Every strategy sees the whole position. Shared wins are split: the shares add up to 100%.",
+        "",
+        f"{'strategy':<28} {'win share':>9}  {'95% CI':<15} {'fair share':>10}  verdict",
+    ]
+    for i, spec in enumerate(result.specs):
+        share, (low, high), fair = result.share(i), result.interval(i), result.fair_share(i)
+        verdict = "above fair" if low > fair else "below fair" if high < fair else "fair share within CI"
+        lines.append(f"{letters[i] + ' ' + str(spec):<28} {share:>9.1%}  {low:>5.1%} to {high:<6.1%} {fair:>10.1%}  {verdict}")
+    moves = [sum(r.decisions[i] for r in result.records) for i in range(k)]
+    thinking = [math.fsum(r.thinking[i] for r in result.records) for i in range(k)]
+    per_move = ", ".join(f"{letters[i]} {1000 * thinking[i] / moves[i] if moves[i] else 0:.2f}" for i in range(k))
+    rounds = sum(r.rounds for r in result.records) / result.games
+    lines += [
+        "(95% CI: Student's t over the deals' mean scores; Wilson where every deal scored the same.)",
+        "",
+        f"Choices: {sum(moves):,} ({per_move} ms each); {rounds:.1f} rounds a game; "
+        f"{result.elapsed:.1f} s with {result.jobs} process{'es' if result.jobs > 1 else ''}",
+    ]
+    stopped = sum(r.stopped for r in result.records)
+    if stopped:
+        lines.append(f"Note: {stopped} game(s) still running after 300 rounds were shared among the players still in")
+    return "\n".join(lines)
+
+
 __all__ = [
+    "Match", "MatchRecord", "MatchResult", "SIMULTANEOUS_STRATEGIES", "format_match", "play_all",
     "Duel", "DuelResult", "GameRecord", "STRATEGIES", "Strategy", "StrategySpec", "format_duel", "make_strategy",
     "parse_strategy", "run_duel", "wilson_interval",
 ]

@@ -43,6 +43,7 @@ from solver.games.dicefights.rules import (
     Bundle,
     DiceFights,
     FightState,
+    Reroll,
     Target,
     hardest_hit,
 )
@@ -118,6 +119,30 @@ def solved_purchase(game: DiceFights, state: FightState, player: int, options: S
     return answer.choices[0].action
 
 
+def greedy_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+    """Spend as much Gold as possible now (the costliest bundle; more Core Dice, then Attack, on a tie)."""
+    return max(options, key=lambda b: (b.cost, b.dice, b.attack, b.defense))
+
+
+def attack_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+    """As many Attack upgrades as affordable (the menu stops at 4), the rest on Core Dice; never save."""
+    plain = [b for b in options if not (b.defense or b.gold or b.box)]
+    return max(plain, key=lambda b: (b.attack, b.dice))
+
+
+def reroll_for_swords(game: DiceFights, state: FightState, player: int, options: Sequence[Reroll], rng: random.Random) -> Reroll:
+    """Re-roll every die not showing a Sword (the Box too, unless it shows one)."""
+    swords, shields, gold = state.rolled[player]
+    box = 1 if state.box == player and state.box_face != SWORD else 0
+    wanted = Reroll(0, shields, gold, box)
+    return wanted if wanted in options else KEEP
+
+
+def any_choice(game: DiceFights, state: FightState, player: int, options: Sequence, rng: random.Random) -> Action:
+    """Any option, uniformly (re-roll, target or purchase)."""
+    return rng.choice(list(options))
+
+
 @dataclass(frozen=True)
 class Policy:
     """How one player plays: a chooser per kind of simultaneous node."""
@@ -142,6 +167,15 @@ PURCHASE_POLICIES: dict[str, Chooser] = {
     "solver": solved_purchase,
 }
 POLICIES: dict[str, Policy] = {name: Policy(name, chooser) for name, chooser in PURCHASE_POLICIES.items()}
+DUEL_POLICIES: dict[str, Policy] = {
+    "random": Policy("random", any_choice, reroll=any_choice, target=any_choice),
+    "greedy": Policy("greedy", greedy_purchase),
+    "attack": Policy("attack", attack_purchase, reroll=reroll_for_swords),
+}
+"""The fixed strategies of ``dicetree duel dicefights`` (besides ``buy-NAME`` = ``POLICIES[NAME]``):
+``random`` chooses uniformly at every node; ``greedy`` (greedy buyer) keeps its dice, hits hardest
+and spends the most Gold it can each round; ``attack`` (always-attack) re-rolls every die not showing
+a Sword, hits hardest and buys Attack upgrades whenever affordable, the rest on Core Dice."""
 
 
 @dataclass(frozen=True)
@@ -191,4 +225,4 @@ def play_game(
         state = game.apply(state, joint)
 
 
-__all__ = ["GameOutcome", "MAX_ROUNDS", "POLICIES", "PURCHASE_POLICIES", "Policy", "play_game"]
+__all__ = ["DUEL_POLICIES", "GameOutcome", "MAX_ROUNDS", "POLICIES", "PURCHASE_POLICIES", "Policy", "play_game"]
