@@ -28,7 +28,19 @@ def _dicefights(ace: str = "online", objective: str = "round", **options) -> Gam
     return DiceFights(**options)
 
 
-GAMES: dict[str, Callable[..., Game]] = {"rolldown": _rolldown, "dicefights": _dicefights}
+def _dicegeddon(ace: str = "online", objective: str = "round", **options) -> Game:
+    """Dicegeddon; RolldownBeta's ``ace`` and ``objective`` (always passed by ``dicetree best``)
+    must keep their defaults. Options: army_size, dice, several_defenders, mulligan, armies."""
+    from solver.games.dicegeddon import Dicegeddon
+
+    if ace != "online" or objective != "round":
+        raise GameError("--ace and --objective are RolldownBeta's options: Dicegeddon has none of them")
+    return Dicegeddon(**options)
+
+
+GAMES: dict[str, Callable[..., Game]] = {
+    "rolldown": _rolldown, "dicefights": _dicefights, "dicegeddon": _dicegeddon,
+}
 
 
 def load_game(name: str, **options) -> Game:

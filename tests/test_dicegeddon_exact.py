@@ -1,0 +1,105 @@
+"""Exact values of small Dicegeddon battles (cyclic: defence can go on forever) with the exact
+solver's certificate, and `dicetree best dicegeddon` through the existing Searcher."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import numpy as np
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.exact import solve
+from solver.games import load_game
+from solver.search import Searcher
+
+GAME = load_game("dicegeddon")
+
+
+@pytest.mark.parametrize(
+    "position, states, value",
+    [
+        ("d4:3a/d4:3a a 20", 213, 0.512),
+        ("d6:5a/d4:4a a 20", 317, 0.633188132),
+        ("d4:3a,d6:5a/d6:6a a 20", 7051, 0.785640186),
+    ],
+)
+def test_small_battles_are_solved_with_a_certificate(position, states, value):
+    solution = solve(GAME, GAME.parse(position))
+    assert solution.num_states == states
+    assert solution.value(solution.root) == pytest.approx(value, abs=1e-9)
+    assert solution.residual < 1e-12 and solution.certified
+    assert solution.iterations.cyclic_components >= 1  # the battles really cycle
+
+
+def test_d4_against_d4_is_64_over_125():
+    solution = solve(GAME, GAME.parse("d4:3a/d4:3a a 20"))
+    assert Fraction(solution.value(solution.root)).limit_denominator(1000) == Fraction(64, 125)
+
+
+def test_symmetric_opening_is_even_and_variants_solve():
+    solution = solve(GAME, GAME.parse("d4:?/d4:? - 20 setup"))
+    assert solution.value(solution.root) == pytest.approx(0.5, abs=1e-12) and solution.certified
+    for game in (load_game("dicegeddon", several_defenders=True), load_game("dicegeddon", mulligan=True)):
+        solution = solve(game, game.parse("d4:?/d6:? - 20 setup"))
+        assert solution.certified and solution.residual < 1e-12
+        assert 0 < solution.value(solution.root) < 1
+
+
+def test_searcher_depth_one_agrees_on_a_forced_win():
+    # A's d20 (exploding) against B's lone d4 showing 1: attacking wins unless the d20 rolls 1
+    state = GAME.parse("d20:19a/d4:1a a 20")
+    result = Searcher(GAME, cache_slots=2**12).search(state, depth=1)
+    assert result.best.name == "A1>1"
+
+
+def test_cli_best_ranks_the_steps():
+    out = CliRunner().invoke(main, ["best", "dicegeddon", "d4:3a,d6:5a,d10:7r/d6:6a,d8:2r a 20", "--depth", "2"])
+    assert out.exit_code == 0, out.output
+    for move in ("R1>3", "A2>1", "D1"):
+        assert move in out.output
+    bad = CliRunner().invoke(main, ["best", "dicegeddon", "d6:7a/d6:6a a 20"])
+    assert bad.exit_code != 0 and "cannot show 7" in bad.output
+
+
+def test_opening_value_decomposes_by_hand():
+    # d4 against d10: the d4 is active with 3 or 4 (1/2), the d10 with 9 or 10 (1/5).
+    # Both bust: a draw (0.4 * 1/2); only the d10 busts: A wins (0.5 * 0.8); only the d4: A loses;
+    # both active (0.1): the battles, the lower total moving first (here always A's d4).
+    opening = solve(GAME, GAME.parse("d4:?/d10:? - 20 setup"))
+    battles = 0.0
+    for a in (3, 4):
+        for b in (9, 10):
+            battle = GAME.parse(f"d4:{a}a/d10:{b}a a 20")
+            battles += Fraction(1, 4 * 10) * solve(GAME, battle).value(battle)
+    assert opening.value(opening.root) == pytest.approx(0.2 + 0.4 + battles, abs=1e-12)
+    assert opening.value(opening.root) == pytest.approx(0.616469586052, abs=1e-11)
+
+
+def test_army_study_of_size_8_is_symmetric_and_has_an_equilibrium():
+    from solver.games.dicegeddon.armies import legal_armies, run_army_study
+
+    game = load_game("dicegeddon", army_size=8)
+    assert legal_armies(8, game.dice) == [(4,), (4, 4), (6,), (8,)]
+    study = run_army_study(game, armies=[(4,), (6,), (8,)])
+    assert study.certified and study.residual < 1e-12
+    assert np.allclose(study.matrix + study.matrix.T, 1.0)
+    # d4 beats d6 beats d8 (bigger single dice bust more often): d4 is the pure equilibrium
+    assert study.matrix[0, 1] > 0.5 and study.matrix[1, 2] > 0.5 and study.row_strategy == (1.0, 0.0, 0.0)
+    # the symmetry the study relies on: B's side of d4-d6 solved directly
+    direct = solve(game, game.start((6,), (4,)))
+    assert direct.value(direct.root) == pytest.approx(1 - study.matrix[0, 1], abs=1e-12)
+
+
+def test_canonical_dice_order_merges_states_and_keeps_values():
+    from solver.games.dicegeddon.rules import CanonicalDicegeddon, canonical
+
+    plain, merged = load_game("dicegeddon"), CanonicalDicegeddon()
+    a = solve(plain, plain.start((4,), (4, 4)))
+    b = solve(merged, merged.start((4,), (4, 4)))
+    assert (a.num_states, b.num_states) == (4625, 2598)
+    assert b.value(b.root) == pytest.approx(a.value(a.root), abs=1e-12) and b.certified
+    # renumbering: B's dice swapped, the defence and the pending attack follow them
+    state = plain.parse("d4:2a/d6:5a*,d4:4a*>1 a 20 attack:1>2")
+    assert plain.format(canonical(state)) == "d4:2a/d4:4a*>2,d6:5a* a 20 attack:1>1"
