@@ -22,7 +22,7 @@ import click
 
 from cache.store import TableStore
 from cli.options import ace_option, tables_option
-from cli.tablebase import TABLE_GAMES
+from solver.game import GameError
 from solver.games.rolldown.tablebase import Tablebase
 from solver.study import StudySpec, run_study, write_study
 
@@ -30,16 +30,27 @@ NO_CARDS = "-/-"
 
 
 @click.command()
-@click.argument("game_name", metavar="GAME", type=TABLE_GAMES)
-@click.option("--mine", required=True, help="The mover's dice, e.g. d8 or d8,d4:3 (one without a face: the rows).")
-@click.option("--theirs", required=True, help="The opponent's dice, e.g. d6 or d6,d10:7 (one without a face: the columns).")
+@click.argument("game_name", metavar="GAME", type=click.Choice(["rolldown", "dicegeddon"]))
+@click.option("--mine", help="rolldown: the mover's dice, e.g. d8 or d8,d4:3 (one without a face: the rows).")
+@click.option("--theirs", help="rolldown: the opponent's dice, e.g. d6 or d6,d10:7 (one without a face: the columns).")
+@click.option("--army-size", type=click.IntRange(4), help="dicegeddon: every legal army of this size against every other.")
+@click.option("--mulligan", is_flag=True, help="dicegeddon: with the mulligan variant.")
+@click.option("--several-defenders", is_flag=True, help="dicegeddon: with the several-defenders variant.")
 @click.option("--hand", default=NO_CARDS, show_default=True, help="Hands as mover's/opponent's, e.g. K/- or QK/5.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} (and NAME-gain.{csv,png} with cards).")
 @ace_option
 @tables_option
-def study(game_name, mine, theirs, hand, output, ace, tables_dir) -> None:
-    """Exact values of every pair of faces of one die against another, with the best move of each."""
+def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand, output, ace, tables_dir) -> None:
+    """Exact studies: RolldownBeta values over every pair of faces of one die against another,
+    with the best move of each; Dicegeddon armies against each other, with the optimal mix."""
+    if game_name == "dicegeddon":
+        if army_size is None:
+            raise GameError("a Dicegeddon study needs --army-size")
+        _army_study(army_size, mulligan, several_defenders, Path(output))
+        return
+    if not mine or not theirs:
+        raise GameError("a RolldownBeta study needs --mine and --theirs")
     spec = StudySpec.parse(mine, theirs, hand)
     base = Tablebase(TableStore(tables_dir), ace=ace)
     solved = run_study(spec, base)
@@ -55,3 +66,19 @@ def study(game_name, mine, theirs, hand, output, ace, tables_dir) -> None:
                f"(min {values.min():.4f}, max {values.max():.4f}); tables in {base.store.root}")
     for path in written:
         click.echo(f"wrote {path}")
+
+
+def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path) -> None:
+    """Every legal army against every other, solved exactly, and the Nash mix (an LP)."""
+    from solver.games.dicegeddon.armies import army_name, run_army_study, write_army_study
+    from solver.games.dicegeddon.rules import Dicegeddon
+
+    game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several_defenders)
+    result = run_army_study(game)
+    variant = " (mulligan)" if mulligan else ""
+    title = f"Dicegeddon, army size {army_size}{variant}: A's win probability"
+    for path in write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title):
+        click.echo(f"wrote {path}")
+    mix = ", ".join(f"{army_name(a)} {p:.4f}" for a, p in zip(result.armies, result.row_strategy) if p > 1e-9)
+    click.echo(f"{len(result.armies)} armies, exact; optimal mixed choice: {mix}; "
+               f"largest residual {result.residual:.1e}, certified: {result.certified}; {result.seconds:.1f} s")

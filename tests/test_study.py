@@ -89,3 +89,19 @@ def test_bad_input_is_one_line_and_exit_2(tables, tmp_path, args, message):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
+
+
+def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    result = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "8", "-o", str(tmp_path / "army-8")])
+    assert result.exit_code == 0, result.output
+    assert "4 armies, exact" in result.output and "certified: True" in result.output
+    rows = (tmp_path / "army-8.csv").read_text().splitlines()
+    assert len(rows) == 5  # a header and one row per army: d4, d4+d4, d6, d8
+    assert (tmp_path / "army-8.png").stat().st_size > 0
+    assert "d4,d4" in (tmp_path / "army-8-nash.csv").read_text()
+    missing = CliRunner().invoke(main, ["study", "dicegeddon", "-o", str(tmp_path / "x")])
+    assert missing.exit_code == 2 and "--army-size" in missing.output
