@@ -674,13 +674,9 @@ class SimultaneousSolverStrategy(SimultaneousStrategy):
         key = self.game.key(state)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.searcher.search(state, depth=self.depth))
-        answer = next(a for a in self._last[1].players if a.player == player)
-        pick, total = rng.random(), 0.0
-        for choice in answer.choices:
-            total += choice.probability
-            if pick < total:
-                return choice.action
-        return answer.choices[0].action
+        from solver.simultaneous import sample_choice
+
+        return sample_choice(self._last[1], player, rng)
 
 
 def make_simultaneous_strategy(game: Game, spec: StrategySpec | str) -> SimultaneousStrategy:

@@ -415,6 +415,18 @@ class SimultaneousSearcher:
         return solution, rows, columns
 
 
+def sample_choice(result: SimultaneousResult, player: int, rng) -> Action:
+    """One action of ``player`` drawn from its optimal mixed strategy in ``result``."""
+    answer = next(a for a in result.players if a.player == player)
+    pick, total = rng.random(), 0.0
+    for choice in answer.choices:
+        total += choice.probability
+        if pick < total:
+            return choice.action
+    return answer.choices[0].action
+
+
 __all__ = [
+    "sample_choice",
     "ChoiceValue", "PlayerChoices", "SimultaneousResult", "SimultaneousSearcher", "has_simultaneous_moves",
 ]

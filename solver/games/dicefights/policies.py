@@ -107,16 +107,9 @@ def any_purchase(game: DiceFights, state: FightState, player: int, options: Sequ
 
 def solved_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
-    from solver.simultaneous import SimultaneousSearcher
+    from solver.simultaneous import SimultaneousSearcher, sample_choice
 
-    result = SimultaneousSearcher(game).search(state, depth=1)
-    answer = next(a for a in result.players if a.player == player)
-    pick, total = rng.random(), 0.0
-    for choice in answer.choices:
-        total += choice.probability
-        if pick < total:
-            return choice.action
-    return answer.choices[0].action
+    return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
 
 
 def greedy_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
