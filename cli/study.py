@@ -39,15 +39,26 @@ NO_CARDS = "-/-"
 @click.option("--hand", default=NO_CARDS, show_default=True, help="Hands as mover's/opponent's, e.g. K/- or QK/5.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} (and NAME-gain.{csv,png} with cards).")
+@click.option("--exact-limit", type=click.IntRange(0), default=None,
+              help="dicegeddon: pairings with a larger estimated state graph are sampled, not solved "
+                   "[default: 120,000].")
+@click.option("--strategy", default=None, metavar="STRATEGY",
+              help="dicegeddon: the strategy both sides play in sampled pairings [default: solver:depth=1].")
+@click.option("--games", type=click.IntRange(2), default=400, show_default=True,
+              help="dicegeddon: games per sampled pairing (half with each army as player A).")
+@click.option("--seed", type=int, default=0, show_default=True, help="dicegeddon: seed of the sampled games.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="dicegeddon: worker processes (the same result for any number).")
 @ace_option
 @tables_option
-def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand, output, ace, tables_dir) -> None:
+def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand, output, exact_limit, strategy,
+          games, seed, jobs, ace, tables_dir) -> None:
     """Exact studies: RolldownBeta values over every pair of faces of one die against another,
     with the best move of each; Dicegeddon armies against each other, with the optimal mix."""
     if game_name == "dicegeddon":
         if army_size is None:
             raise GameError("a Dicegeddon study needs --army-size")
-        _army_study(army_size, mulligan, several_defenders, Path(output))
+        _army_study(army_size, mulligan, several_defenders, Path(output), exact_limit, strategy, games, seed, jobs)
         return
     if not mine or not theirs:
         raise GameError("a RolldownBeta study needs --mine and --theirs")
@@ -68,17 +79,31 @@ def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand,
         click.echo(f"wrote {path}")
 
 
-def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path) -> None:
-    """Every legal army against every other, solved exactly, and the Nash mix (an LP)."""
-    from solver.games.dicegeddon.armies import army_name, run_army_study, write_army_study
+def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path, exact_limit, strategy,
+                games: int, seed: int, jobs: int) -> None:
+    """Every legal army against every other (exact where small, else sampled) and the Nash mix."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from solver.duel import parse_strategy
+    from solver.games.dicegeddon import armies as study_module
     from solver.games.dicegeddon.rules import Dicegeddon
 
     game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several_defenders)
-    result = run_army_study(game)
+    strategy = str(parse_strategy(strategy or study_module.DEFAULT_STRATEGY))
+    if games % 2:
+        raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
+    armies = tuple(study_module.legal_armies(army_size, game.dice))
+    config = study_module.StudyConfig(
+        army_size, game.dice, mulligan, several_defenders, armies, strategy=strategy, games=games, seed=seed,
+        exact_limit=study_module.EXACT_LIMIT if exact_limit is None else exact_limit)
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task(f"army size {army_size}", total=len(armies) * (len(armies) + 1) // 2)
+        result = study_module.run_army_study(config, jobs=jobs, on_cell=lambda cell: progress.advance(task))
     variant = " (mulligan)" if mulligan else ""
     title = f"Dicegeddon, army size {army_size}{variant}: A's win probability"
-    for path in write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title):
+    for path in study_module.write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title):
         click.echo(f"wrote {path}")
-    mix = ", ".join(f"{army_name(a)} {p:.4f}" for a, p in zip(result.armies, result.row_strategy) if p > 1e-9)
-    click.echo(f"{len(result.armies)} armies, exact; optimal mixed choice: {mix}; "
-               f"largest residual {result.residual:.1e}, certified: {result.certified}; {result.seconds:.1f} s")
+    click.echo(study_module.summary(result))

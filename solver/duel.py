@@ -342,11 +342,13 @@ def _start_of(duel: Duel, deal: int) -> State:
 def play_deal(duel: Duel, deal: int, strategies: tuple[Strategy, Strategy]) -> list[GameRecord]:
     """Both games of a deal (A as player 0, then as player 1), with the same chance stream."""
     start = _start_of(duel, deal)
-    return [_play_game(duel, deal, start, a_seat, strategies) for a_seat in (0, 1)]
+    return [play_game(duel, deal, start, a_seat, strategies) for a_seat in (0, 1)]
 
 
-def _play_game(duel: Duel, deal: int, start: State, a_seat: int,
-               strategies: tuple[Strategy, Strategy]) -> GameRecord:
+def play_game(duel: Duel, deal: int, start: State, a_seat: int,
+              strategies: tuple[Strategy, Strategy]) -> GameRecord:
+    """One game of ``duel`` from ``start`` with strategy A as player ``a_seat``; chance draws from
+    the deal's own stream (``seed:dice:deal``), so games of one deal see the same dice."""
     game = duel.game
     dice = random.Random(f"{duel.seed}:dice:{deal}")  # the same in both games of the deal
     seats = (strategies[0], strategies[1]) if a_seat == 0 else (strategies[1], strategies[0])

@@ -77,19 +77,44 @@ def test_opening_value_decomposes_by_hand():
     assert opening.value(opening.root) == pytest.approx(0.616469586052, abs=1e-11)
 
 
+def _study_config(armies, **options):
+    from solver.games.dicegeddon.armies import StudyConfig
+
+    game = load_game("dicegeddon", army_size=8)
+    return StudyConfig(8, game.dice, False, False, tuple(armies), **options)
+
+
 def test_army_study_of_size_8_is_symmetric_and_has_an_equilibrium():
     from solver.games.dicegeddon.armies import legal_armies, run_army_study
 
     game = load_game("dicegeddon", army_size=8)
     assert legal_armies(8, game.dice) == [(4,), (4, 4), (6,), (8,)]
-    study = run_army_study(game, armies=[(4,), (6,), (8,)])
-    assert study.certified and study.residual < 1e-12
+    study = run_army_study(_study_config([(4,), (6,), (8,)]))
+    assert study.exact.all() and study.certified and study.residual < 1e-12
     assert np.allclose(study.matrix + study.matrix.T, 1.0)
     # d4 beats d6 beats d8 (bigger single dice bust more often): d4 is the pure equilibrium
     assert study.matrix[0, 1] > 0.5 and study.matrix[1, 2] > 0.5 and study.row_strategy == (1.0, 0.0, 0.0)
     # the symmetry the study relies on: B's side of d4-d6 solved directly
     direct = solve(game, game.start((6,), (4,)))
     assert direct.value(direct.root) == pytest.approx(1 - study.matrix[0, 1], abs=1e-12)
+
+
+def test_sampled_cells_have_intervals_around_the_exact_values_and_any_jobs_agree():
+    from solver.games.dicegeddon.armies import run_army_study
+
+    armies = [(4,), (4, 4), (8,)]
+    exact = run_army_study(_study_config(armies))
+    sampled = run_army_study(_study_config(armies, exact_limit=0, games=200, seed=3))
+    assert not sampled.exact[np.triu_indices(3)].any()
+    for cell in sampled.cells:
+        assert cell.method == "sampled" and cell.games == 200 and cell.low <= cell.value <= cell.high
+        # one die a side leaves no choice worth the name: self-play is exact play, within sampling error
+        assert cell.low - 0.02 <= exact.matrix[cell.row, cell.col] <= cell.high + 0.02
+    assert np.allclose(sampled.matrix + sampled.matrix.T, 1.0)
+    in_parallel = run_army_study(_study_config(armies, exact_limit=0, games=200, seed=3), jobs=2)
+    assert [(c.row, c.col, c.value, c.low, c.high) for c in in_parallel.cells] == [
+        (c.row, c.col, c.value, c.low, c.high) for c in sampled.cells]
+    assert 0 <= sampled.robustness.min() and sampled.robustness.max() <= 1
 
 
 def test_canonical_dice_order_merges_states_and_keeps_values():

@@ -1,16 +1,21 @@
 """Which Dicegeddon army to pick: exact win probabilities of every legal army against every other
 from the opening roll, and the optimal mixed choice (a Nash equilibrium of the matrix game).
 
-Usage (no ``dicetree study dicegeddon`` subcommand yet: ``cli/study.py`` is RolldownBeta's)::
+Usage::
 
-    python -m solver.games.dicegeddon.armies --army-size 10 -o results/dicegeddon/army-10
+    dicetree study dicegeddon --army-size 12 -o results/dicegeddon/army-12 --jobs 2
 
-Every cell is :func:`solver.exact.solve` of ``game.start(row army, column army)``: the row army
-is player A, and the value is A's win probability (a draw counts 1/2). The opening is symmetric
-(the lower active total moves first whoever is A; ties are a fair roll-off), so the matrix
-satisfies ``M[j][i] = 1 - M[i][j]``; only the upper triangle is solved (a test checks the
-symmetry on solved pairs). The solves use :class:`CanonicalDicegeddon` (dice kept in a sorted
-order, so armies with identical dice have fewer states; the same values).
+A cell is the row army's win probability against the column army from the opening roll (a draw
+counts 1/2). Small pairings (:func:`estimated_states` up to ``exact_limit``) are solved exactly by
+:func:`solver.exact.solve` of ``game.start(row army, column army)``, with its certificate, using
+:class:`CanonicalDicegeddon` (dice kept in a sorted order: fewer states, the same values). Larger
+ones are *sampled*: both sides played by the same depth-limited solver strategy
+(:class:`solver.duel.SolverStrategy`, its leaf evaluation fitted to exact values), each deal twice
+on one seeded dice stream with the row army first as A then as B, and a 95% interval. The opening
+is symmetric (the lower active total moves first whoever is A; ties are a fair roll-off), so
+``M[j][i] = 1 - M[i][j]``: only the upper triangle is computed. The optimal mixed choice of army
+is the Nash equilibrium of the matrix (:func:`solver.matrix_game.solve_matrix_game`, an LP); where
+cells are sampled, the equilibria of matrices redrawn within the sampling error say how firm it is.
 
 >>> legal_armies(10, (4, 6, 8, 10, 12, 20))
 [(4,), (4, 4), (4, 6), (6,), (8,), (10,)]
@@ -18,15 +23,18 @@ order, so armies with identical dice have fewer states; the same values).
 
 from __future__ import annotations
 
-import argparse
 import itertools
+import math
 import time
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from solver.duel import Duel, deal_interval, play_game
 from solver.exact import solve
+from solver.game import GameError
 from solver.games.dicegeddon.rules import CanonicalDicegeddon, Dicegeddon
 from solver.matrix_game import solve_matrix_game
 
@@ -47,85 +55,232 @@ def legal_armies(army_size: int, dice) -> list[tuple[int, ...]]:
     return sorted(out)
 
 
+def estimated_states(army_a, army_b) -> int:
+    """A rough size of the exact state graph of a battle from the opening: the product of twice each
+    die's sides times the square of the number of dice (measured within a factor of two of the
+    canonical graph's size on battles of 3 to 4 dice; a d4,d6 mirror has 226,815 states, this says
+    147,456). Used to decide which cells of a study are solved exactly."""
+    return math.prod(2 * s for s in (*army_a, *army_b)) * (len(army_a) + len(army_b)) ** 2
+
+
 def army_name(army) -> str:
     return ",".join(f"d{s}" for s in army)
 
 
+EXACT_LIMIT = 120_000  # cells whose estimated_states is larger are sampled
+DEFAULT_STRATEGY = "solver:depth=1"
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """What a study computes, picklable for worker processes: the game's options, the armies, which
+    cells are solved exactly (``exact_limit`` on :func:`estimated_states`; ``max_states`` caps a
+    solve, a larger one is sampled instead) and how the others are sampled (``games`` per cell,
+    half with the row army as player A, half as B, both sides played by ``strategy``)."""
+
+    army_size: int
+    dice: tuple[int, ...]
+    mulligan: bool
+    several_defenders: bool
+    armies: tuple[tuple[int, ...], ...]
+    exact_limit: int = EXACT_LIMIT
+    max_states: int = 2_000_000
+    strategy: str = DEFAULT_STRATEGY
+    games: int = 400
+    seed: int = 0
+
+    def game(self, canonical: bool = False) -> Dicegeddon:
+        kind = CanonicalDicegeddon if canonical else Dicegeddon
+        return kind(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan,
+                    several_defenders=self.several_defenders, armies=(self.armies[0], self.armies[0]))
+
+    def is_exact(self, i: int, j: int) -> bool:
+        return estimated_states(self.armies[i], self.armies[j]) <= self.exact_limit
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The row army's win probability against the column army (a draw counts 1/2) with its 95%
+    interval: exact (``low == value == high``; ``states`` solved, the certificate) or sampled
+    (``games`` games, the interval paired by deal: Student's t over the deals' mean scores)."""
+
+    row: int
+    col: int
+    value: float
+    low: float
+    high: float
+    method: str  # "exact" or "sampled"
+    states: int = 0
+    residual: float = 0.0
+    certified: bool = True
+    games: int = 0
+    capped: int = 0  # sampled games stopped at the decision cap (counted as draws)
+    seconds: float = 0.0
+
+
+def solve_cell(config: StudyConfig, i: int, j: int) -> Cell:
+    """One cell of the study: exact if small enough (and the solve fits ``max_states``), else sampled."""
+    started = time.perf_counter()
+    if config.is_exact(i, j):
+        game = config.game(canonical=True)
+        try:
+            solution = solve(game, game.start(config.armies[i], config.armies[j]), max_states=config.max_states)
+        except GameError:
+            pass  # too many states after all: sample it
+        else:
+            value = solution.value(solution.root)
+            return Cell(i, j, value, value, value, "exact", states=solution.num_states, residual=solution.residual,
+                        certified=solution.certified, seconds=time.perf_counter() - started)
+    return replace(sample_cell(config, i, j), seconds=time.perf_counter() - started)
+
+
+def sample_cell(config: StudyConfig, i: int, j: int) -> Cell:
+    """Self-play of ``config.strategy`` on both sides: each deal is played twice on the same seeded
+    dice stream, the row army first as player A, then as player B (the opening is symmetric, so
+    both games estimate the same probability)."""
+    game = config.game()
+    seed = f"{config.seed}:{army_name(config.armies[i])}:{army_name(config.armies[j])}"
+    as_a = Duel(game, config.strategy, config.strategy, games=2, seed=seed,
+                start=game.start(config.armies[i], config.armies[j]))
+    as_b = replace(as_a, start=game.start(config.armies[j], config.armies[i]))
+    strategies = as_a.make_strategies()
+    deal_scores, capped = [], 0
+    for deal in range(config.games // 2):
+        first = play_game(as_a, deal, as_a.start, 0, strategies)  # a_score: player 0's = the row army's
+        second = play_game(as_b, deal, as_b.start, 1, strategies)  # a_score: player 1's = the row army's
+        deal_scores.append((first.a_score + second.a_score) / 2)
+        capped += first.capped + second.capped
+    points = 2 * math.fsum(deal_scores)
+    low, high = deal_interval(deal_scores, points, 2 * len(deal_scores))
+    return Cell(i, j, points / (2 * len(deal_scores)), low, high, "sampled", games=2 * len(deal_scores),
+                capped=capped)
+
+
 @dataclass
 class ArmyStudy:
-    armies: list[tuple[int, ...]]
-    matrix: np.ndarray  # row army's win probability as A against the column army
-    states: np.ndarray  # states solved per cell (0: by symmetry)
-    residual: float  # largest Bellman residual over all solves
-    certified: bool
-    row_strategy: tuple[float, ...]
+    config: StudyConfig
+    cells: list[Cell]  # the upper triangle (row <= column), solved or sampled
+    matrix: np.ndarray  # row army's win probability against the column army
+    low: np.ndarray  # 95% interval (equal to matrix where exact)
+    high: np.ndarray
+    exact: np.ndarray  # bool: the cell is exact
+    row_strategy: tuple[float, ...]  # the optimal mixed choice of army
     value: float
+    robustness: np.ndarray  # per army: share of resampled matrices whose equilibrium plays it
     seconds: float
 
+    @property
+    def armies(self) -> tuple[tuple[int, ...], ...]:
+        return self.config.armies
 
-def run_army_study(game: Dicegeddon, armies=None, max_states: int = 2_000_000, on_cell=None) -> ArmyStudy:
+    @property
+    def residual(self) -> float:
+        return max((c.residual for c in self.cells if c.method == "exact"), default=0.0)
+
+    @property
+    def certified(self) -> bool:
+        return all(c.certified for c in self.cells if c.method == "exact")
+
+
+def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: int = 200) -> ArmyStudy:
+    """Every cell of the upper triangle (the rest by symmetry: ``M[j][i] = 1 - M[i][j]``), in
+    ``jobs`` processes (the same result for any ``jobs``), then the Nash equilibrium of the matrix
+    (an LP) and, where cells are sampled, how often each army is played by the equilibrium of
+    ``resamples`` matrices redrawn within the sampling error (normal, from each interval).
+    ``on_cell(cell)`` is called as each cell is done."""
     started = time.perf_counter()
-    armies = armies or legal_armies(game.army_size, game.dice)
-    n = len(armies)
-    matrix = np.full((n, n), 0.5)
-    states = np.zeros((n, n), dtype=np.int64)
-    residual = 0.0
-    certified = True
-    solver_game = CanonicalDicegeddon(army_size=game.army_size, dice=game.dice, mulligan=game.mulligan,
-                                      several_defenders=game.several_defenders, armies=game.armies)
-    for i, j in itertools.combinations_with_replacement(range(n), 2):
-        solution = solve(solver_game, solver_game.start(armies[i], armies[j]), max_states=max_states)
-        value = solution.value(solution.root)
-        matrix[i, j] = value
-        matrix[j, i] = 1.0 - value
-        states[i, j] = solution.num_states
-        residual = max(residual, solution.residual)
-        certified = certified and solution.certified
-        if on_cell is not None:
-            on_cell(armies[i], armies[j], value, solution)
+    n = len(config.armies)
+    pairs = sorted(itertools.combinations_with_replacement(range(n), 2),
+                   key=lambda ij: -estimated_states(config.armies[ij[0]], config.armies[ij[1]]))
+    cells = []
+    if jobs == 1:
+        for i, j in pairs:
+            cells.append(solve_cell(config, i, j))
+            if on_cell is not None:
+                on_cell(cells[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for future in as_completed([pool.submit(solve_cell, config, i, j) for i, j in pairs]):
+                cells.append(future.result())
+                if on_cell is not None:
+                    on_cell(cells[-1])
+    cells.sort(key=lambda c: (c.row, c.col))
+    matrix, low, high = np.full((n, n), 0.5), np.full((n, n), 0.5), np.full((n, n), 0.5)
+    exact = np.ones((n, n), dtype=bool)
+    for c in cells:
+        matrix[c.row, c.col], low[c.row, c.col], high[c.row, c.col] = c.value, c.low, c.high
+        matrix[c.col, c.row], low[c.col, c.row], high[c.col, c.row] = 1 - c.value, 1 - c.high, 1 - c.low
+        exact[c.row, c.col] = exact[c.col, c.row] = c.method == "exact"
     nash = solve_matrix_game(matrix - 0.5)
-    return ArmyStudy(armies, matrix, states, residual, certified, nash.row_strategy, nash.value + 0.5,
+    robustness = _resampled_support(matrix, low, high, exact, resamples, config.seed)
+    return ArmyStudy(config, cells, matrix, low, high, exact, nash.row_strategy, nash.value + 0.5, robustness,
                      time.perf_counter() - started)
 
 
+def _resampled_support(matrix, low, high, exact, resamples: int, seed: int) -> np.ndarray:
+    """Per army, the share of redrawn matrices (sampled cells ~ normal within their interval, kept
+    antisymmetric) whose equilibrium gives it a probability above 1e-6."""
+    n = len(matrix)
+    if exact.all() or resamples == 0:
+        return (np.asarray(solve_matrix_game(matrix - 0.5).row_strategy) > 1e-6).astype(float)
+    rng = np.random.default_rng(seed)
+    upper = np.triu(~exact, 1) | (np.eye(n, dtype=bool) & ~exact)
+    sigma = (high - low) / (2 * 1.959964)
+    played = np.zeros(n)
+    for _ in range(resamples):
+        drawn = matrix.copy()
+        noise = rng.normal(0.0, 1.0, size=(n, n)) * sigma
+        drawn[upper] = np.clip(matrix[upper] + noise[upper], 0.0, 1.0)
+        drawn = np.where(np.triu(np.ones((n, n), dtype=bool), 1), drawn, 1.0 - drawn.T)
+        np.fill_diagonal(drawn, 0.5)
+        played += np.asarray(solve_matrix_game(drawn - 0.5).row_strategy) > 1e-6
+    return played / resamples
+
+
 def write_army_study(stem: Path | str, study: ArmyStudy, title: str) -> list[Path]:
+    """NAME.csv (the matrix), NAME.png (heatmap; sampled cells marked ~), NAME-cells.csv (every
+    solved or sampled cell: value, interval, method, states or games, residual) and NAME-nash.csv
+    (the optimal mixed army, and how often resampled matrices' equilibria play each army)."""
     from solver.study import heatmap, write_csv
 
     stem = Path(stem)
     names = [army_name(a) for a in study.armies]
     written = [write_csv(stem.with_suffix(".csv"), study.matrix.tolist(), names, names, "A army \\ B army")]
+    annotations = [[("" if study.exact[r, c] else "~") + f"{study.matrix[r, c]:.2f}" for c in range(len(names))]
+                   for r in range(len(names))]
+    if not study.exact.all():
+        title += "\n(~: sampled by self-play of " + study.config.strategy + ", the rest exact)"
     heatmap(stem.with_suffix(".png"), study.matrix, names, names, title=title, xlabel="B's army",
-            ylabel="A's army", cbar_label="A's win probability")
+            ylabel="A's army", cbar_label="A's win probability", annotations=annotations)
     written.append(stem.with_suffix(".png"))
+    cells_path = stem.parent / f"{stem.name}-cells.csv"
+    rows = [[names[c.col], c.value, c.low, c.high, c.method, c.states, c.games, c.capped, f"{c.residual:.1e}",
+             c.certified, round(c.seconds, 2)] for c in study.cells]
+    write_csv(cells_path, rows, [names[c.row] for c in study.cells],
+              ["B army", "A win probability", "low 95%", "high 95%", "method", "states", "games",
+               "capped games", "residual", "certified", "seconds"], "A army")
+    written.append(cells_path)
     nash_path = stem.parent / f"{stem.name}-nash.csv"
-    write_csv(nash_path, [[p] for p in study.row_strategy], names, ["probability"], "army")
+    write_csv(nash_path, [[p, float(r)] for p, r in zip(study.row_strategy, study.robustness)], names,
+              ["probability", "played in resampled equilibria"], "army")
     written.append(nash_path)
     return written
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--army-size", type=int, required=True)
-    parser.add_argument("--mulligan", action="store_true")
-    parser.add_argument("--several-defenders", action="store_true")
-    parser.add_argument("-o", "--output", required=True)
-    args = parser.parse_args(argv)
-    game = Dicegeddon(army_size=args.army_size, mulligan=args.mulligan, several_defenders=args.several_defenders)
-
-    def show(a, b, value, solution):
-        print(f"{army_name(a):>14} vs {army_name(b):<14} {value:.9f}  {solution.num_states:>9,} states  "
-              f"residual {solution.residual:.1e}", flush=True)
-
-    study = run_army_study(game, on_cell=show)
-    variant = " (mulligan)" if args.mulligan else ""
-    for path in write_army_study(args.output, study, f"Dicegeddon, army size {args.army_size}{variant}: A's win probability"):
-        print(f"wrote {path}")
-    print("Nash equilibrium (value 1/2, symmetric game):")
-    for army, p in zip(study.armies, study.row_strategy):
-        if p > 0:
-            print(f"  {army_name(army)}: {p:.6f}")
-    print(f"largest residual {study.residual:.1e}; certified: {study.certified}; {study.seconds:.1f} s")
-
-
-if __name__ == "__main__":
-    main()
+def summary(study: ArmyStudy) -> str:
+    """A few lines: what was exact and what sampled, the optimal mix and how robust it is."""
+    names = [army_name(a) for a in study.armies]
+    exact = [c for c in study.cells if c.method == "exact"]
+    sampled = [c for c in study.cells if c.method == "sampled"]
+    lines = [f"{len(names)} armies, {len(study.cells)} pairings: {len(exact)} exact"
+             + (f" (largest residual {study.residual:.1e}, certified: {study.certified})" if exact else "")
+             + (f", {len(sampled)} sampled by self-play of {study.config.strategy} "
+                f"({study.config.games} games each, widest 95% interval "
+                f"+/-{max((c.high - c.low) / 2 for c in sampled):.3f})" if sampled else "")]
+    mix = ", ".join(f"{names[k]} {p:.4f}" for k, p in enumerate(study.row_strategy) if p > 1e-9)
+    lines.append(f"optimal mixed choice of army: {mix}")
+    if sampled:
+        robust = ", ".join(f"{names[k]} {r:.0%}" for k in np.argsort(-study.robustness) if (r := study.robustness[k]) > 0)
+        lines.append(f"armies played by the equilibria of 200 matrices redrawn within the sampling error: {robust}")
+    lines.append(f"{study.seconds:.1f} s")
+    return "\n".join(lines)

@@ -62,7 +62,6 @@ in front of, or -1), the mover, the phase with its pending data, the winner and 
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from functools import lru_cache
@@ -434,32 +433,10 @@ class Dicegeddon(Game):
 
     # ----- search support --------------------------------------------------------------------------------
     def evaluate(self, state: GeddonState, player: int) -> float:
-        """A heuristic share of the win: each active die counts its mean exploding roll
-        ``s(s+1) / (2(s-1))`` (its attack) plus its face (its defence); a mover's die not used yet
-        counts its attack once more (it acts before the opponent replies); a reserve die a part of
-        its attack by how far it has climbed. The strength difference is squashed into (0, 1)."""
-        if state.phase == OVER:
-            return self.returns(state)[player]
-        if state.phase in (SETUP, ROLLOFF):
-            return 0.5
-        strength = []
-        for p, side in enumerate(state.dice):
-            total = 0.0
-            for sides, face, zone, used, _ in side:
-                attack = sides * (sides + 1) / (2 * (sides - 1))
-                if zone == ACTIVE:
-                    total += attack + face
-                    if p == state.mover and not used:
-                        total += 0.5 * attack
-                else:
-                    total += 0.3 * attack * face / sides
-            strength.append(total)
-        a, b = strength
-        if a + b <= 0:
-            return 0.5
-        share = 1.0 / (1.0 + math.exp(-3.0 * (a - b) / (a + b)))
-        share = 0.02 + 0.96 * share
-        return share if player == 0 else 1.0 - share
+        """A logistic model of the win fitted to exact values: see :mod:`solver.games.dicegeddon.evaluation`."""
+        from solver.games.dicegeddon.evaluation import evaluate
+
+        return evaluate(state, player)
 
 
 # ----- helpers ------------------------------------------------------------------------------------------------
