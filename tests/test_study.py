@@ -98,10 +98,31 @@ def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
 
     result = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "8", "-o", str(tmp_path / "army-8")])
     assert result.exit_code == 0, result.output
-    assert "4 armies, exact" in result.output and "certified: True" in result.output
+    assert "4 armies, 10 pairings: 10 exact" in result.output and "certified: True" in result.output
     rows = (tmp_path / "army-8.csv").read_text().splitlines()
     assert len(rows) == 5  # a header and one row per army: d4, d4+d4, d6, d8
     assert (tmp_path / "army-8.png").stat().st_size > 0
     assert "d4,d4" in (tmp_path / "army-8-nash.csv").read_text()
+    cells = (tmp_path / "army-8-cells.csv").read_text().splitlines()
+    assert len(cells) == 11 and all(",exact," in row for row in cells[1:])
     missing = CliRunner().invoke(main, ["study", "dicegeddon", "-o", str(tmp_path / "x")])
     assert missing.exit_code == 2 and "--army-size" in missing.output
+
+
+def test_dicegeddon_army_study_samples_what_it_does_not_solve(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    stem = str(tmp_path / "army-8")
+    args = ["study", "dicegeddon", "--army-size", "8", "-o", stem, "--exact-limit", "300", "--games", "20"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    # only d4 vs d4 (estimate 8*8*4 = 256) is solved; the other 9 pairings are played
+    assert "10 pairings: 1 exact" in result.output and "9 sampled by self-play of solver:depth=1" in result.output
+    assert "redrawn within the sampling error" in result.output
+    cells = (tmp_path / "army-8-cells.csv").read_text().splitlines()
+    assert sum(",sampled," in row for row in cells) == 9
+    for bad, message in ((["--games", "3"], "--games must be even"), (["--strategy", "clever"], "unknown strategy")):
+        wrong = CliRunner().invoke(main, args + bad)
+        assert wrong.exit_code == 2 and message in wrong.output, wrong.output
