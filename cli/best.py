@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import click
 
 from cache.store import TableStore
 from cli.options import game_argument, tables_option, with_rule_options
-from solver.analysis import Analysis, analyse
+from solver.analysis import Analysis, analyse, solved_exactly
 from solver.game import GameError
 from solver.games import load_game
 from solver.search import Searcher
@@ -30,14 +31,18 @@ DEFAULT_TIME = 5.0
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for every sampled choice (reproducible answers).")
 @click.option("--no-star2", is_flag=True, help="Star1 pruning only (no Star2 probing).")
 @click.option("--no-cache", is_flag=True, help="Search without the transposition table.")
-@click.option("--exact", is_flag=True, help="Exact values from endgame tables (small missing tables are built first).")
+@click.option("--exact", is_flag=True,
+              help="Exact values: RolldownBeta from endgame tables (small missing tables are built first); "
+                   "other games by solving the position's whole state graph (up to --max-states).")
+@click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True,
+              help="--exact without endgame tables: refuse positions with more reachable states.")
 @click.option("--no-tables", is_flag=True, help="Do not probe stored endgame tables during the search.")
 @tables_option
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="A rule option of the game (repeatable), e.g. dicefights: --rule players=3 --rule faces=FILE.")
 @with_rule_options
 def best(game_name, position, depth, time_limit, as_json, example, hands_exact, hand_samples, seed,
-         no_star2, no_cache, exact, no_tables, tables_dir, rules, ace, objective) -> None:
+         no_star2, no_cache, exact, max_states, no_tables, tables_dir, rules, ace, objective) -> None:
     """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`); where players choose
     at once, each choice's value and the optimal mixed strategy."""
     game = _load(game_name, rules, ace=ace, objective=objective)
@@ -53,11 +58,17 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
     if depth is None and time_limit is None:
         time_limit = DEFAULT_TIME
     if has_simultaneous_moves(game):
+        if exact:
+            raise GameError(f"--exact is not available for {game_name}: its simultaneous choices are searched "
+                            "to a depth (use --depth or --time)")
         _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache)
         return
     tables = _tablebase(game, tables_dir, wanted=exact or not no_tables)
-    if exact and tables is None:
-        raise GameError("--exact needs endgame tables: they exist for rolldown with --objective round")
+    if exact and tables is None and game.name == "rolldown":
+        raise GameError("--exact for RolldownBeta needs endgame tables: they exist for --objective round")
+    exact_answer = None
+    if exact:
+        exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
     oracle = tables.oracle() if tables is not None and tables.store.list(tables.game_name) else None
     searcher = Searcher(game, star2=not no_star2, use_cache=not no_cache, seed=seed, oracle=oracle)
 
@@ -68,7 +79,7 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
 
     analysis = analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher,
                        hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, on_iteration=progress,
-                       exact=tables.exact_result if exact else None)
+                       exact=exact_answer)
     if as_json:
         click.echo(json.dumps(analysis.to_json(), indent=2))
     else:

@@ -146,3 +146,29 @@ def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> l
     ranked = sorted(totals.items(), key=lambda item: -item[1])
     best = ranked[0][1]
     return [MoveValue(actions[name], name, value, best - value) for name, value in ranked]
+
+
+def solved_exactly(game: Game, state: State, max_states: int = 2_000_000) -> SearchResult:
+    """Every move's exact value at ``state`` from :func:`solver.exact.solve` of its whole state
+    graph (cycles included), as a search result for :func:`analyse`'s ``exact``. Raises
+    :class:`GameError` (with the count) when more than ``max_states`` states are reachable.
+
+    >>> from solver.games import load_game
+    >>> game = load_game("dicegeddon")
+    >>> result = solved_exactly(game, game.parse("d4:3a/d4:3a a 20"))
+    >>> result.moves[0].name, round(result.value, 6), result.exact   # 64/125
+    ('A1>1', 0.512, True)
+    """
+    from solver.exact import solve
+
+    started = time.perf_counter()
+    solution = solve(game, state, max_states=max_states)
+    moves = [MoveValue(m.action, m.name, m.value, m.loss) for m in solution.move_values(state)]
+    certificate = "certified" if solution.certified else "NOT certified"
+    return SearchResult(
+        moves=moves, best=moves[0], value=moves[0].value, depth=0, nodes=0, cache_probes=0,
+        cache_hits=0, elapsed=time.perf_counter() - started, pv=solution.principal_line(state, length=12),
+        sampled_chance_nodes=0, exact=True,
+        method=(f"exact: the whole state graph ({solution.num_states:,} states, {solution.num_components:,} "
+                f"components) by strategy iteration; Bellman residual {solution.residual:.1e}, {certificate}"),
+    )
