@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import random
 import time
 from pathlib import Path
 
 import numpy as np
+from report import write_report
 from scipy.optimize import minimize
 
 from solver.exact import solve
@@ -155,16 +155,13 @@ def main(argv=None) -> None:
     if skipped:
         lines += ["Skipped (too large to solve):", ""] + [f"* {s}" for s in skipped] + [""]
     text = "\n".join(lines)
-    print(text)
+    if args.quick:
+        print(text)
+    else:
+        write_report(args.output, text, report)
     print("constants for solver/games/dicegeddon/evaluation.py:")
     print(f"WEIGHTS = np.array([{', '.join(f'{w:.6g}' for w in weights)}])")
     print(f"BIAS = {bias:.6g}")
-    output = Path(args.output)
-    if not args.quick:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.with_suffix(".md").write_text(text)
-        output.with_suffix(".json").write_text(json.dumps(report, indent=2))
-        print(f"wrote {output.with_suffix('.md')} and {output.with_suffix('.json')}")
 
 
 if __name__ == "__main__":

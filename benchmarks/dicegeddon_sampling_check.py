@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 from pathlib import Path
 
 import numpy as np
+from report import write_report
 
 from solver.duel import parse_strategy
 from solver.games.dicegeddon.armies import DEFAULT_STRATEGY, StudyConfig, army_name, run_army_study
@@ -95,13 +95,7 @@ def main(argv=None) -> None:
         f"| optimal mix, exact matrix | {report['exact_equilibrium']} |",
         f"| optimal mix, sampled matrix | {report['sampled_equilibrium']} |", "",
     ]
-    text = "\n".join(lines)
-    print(text)
-    output = Path(args.output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.with_suffix(".md").write_text(text)
-    output.with_suffix(".json").write_text(json.dumps(report, indent=2))
-    print(f"wrote {output.with_suffix('.md')} and {output.with_suffix('.json')}")
+    write_report(args.output, "\n".join(lines), report)
 
 
 if __name__ == "__main__":
