@@ -128,3 +128,40 @@ def test_canonical_dice_order_merges_states_and_keeps_values():
     # renumbering: B's dice swapped, the defence and the pending attack follow them
     state = plain.parse("d4:2a/d6:5a*,d4:4a*>1 a 20 attack:1>2")
     assert plain.format(canonical(state)) == "d4:2a/d4:4a*>2,d6:5a* a 20 attack:1>1"
+
+
+def test_several_defenders_adds_only_dominated_placements():
+    # Asked for: a position whose value changes with several_defenders. There is none. Say A's
+    # used d4 (X) has one defender D1 and A places a second defender D2. The stack
+    # (D1 and D2 both in front of X) is never better than the chain D2 > D1 > X, and the chain is
+    # always legal in the base game, because the front die of a chain is used, active and has no
+    # defender. In both cases the attacker must beat D1 and D2 before X. The chain forces the order
+    # (D2 first), while the stack lets the attacker pick either one (both can be attacked). Either
+    # way every defence ends when the owner's next turn starts. So the variant only adds moves that
+    # are dominated, for both players, and the values agree to the last bit.
+    from solver.games.dicegeddon.rules import PLACE, CanonicalDicegeddon
+
+    position = "d4:4a*,d4:2a,d4:3a/d6:6a a 20"  # A's used d4 (4) and two unused d4s against a d6 (6)
+    base, several = CanonicalDicegeddon(), CanonicalDicegeddon(several_defenders=True)
+    a, b = solve(base, base.parse(position)), solve(several, several.parse(position))
+    for solution in (a, b):
+        assert solution.certified and solution.residual < 1e-12
+    assert (a.num_states, b.num_states) == (17113, 18793)
+    assert a.value(a.root) == pytest.approx(0.885559281314579, abs=1e-9)
+    assert b.value(b.root) == pytest.approx(a.value(a.root), abs=1e-12)
+    # each placement where the variant allows a stack: the best stack never beats the best
+    # base-legal placement, and in some placements it is strictly worse
+    stack_options = strictly_worse = 0
+    for state in b.graph.states:
+        if state.phase != PLACE:
+            continue
+        defended = {d[4] for d in state.dice[state.mover] if d[4] >= 0}
+        moves = b.move_values(state)
+        stacks = [m.value for m in moves if m.action[1] in defended]
+        if not stacks:
+            continue
+        legal = [m.value for m in moves if m.action[1] not in defended]
+        stack_options += 1
+        assert max(stacks) <= max(legal) + 1e-12
+        strictly_worse += max(stacks) < max(legal) - 1e-9
+    assert stack_options > 0 and strictly_worse > 0
