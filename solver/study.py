@@ -228,7 +228,8 @@ def heatmap(path: Path | str, matrix: np.ndarray, row_labels: Sequence, col_labe
     if own:
         fig, ax = plt.subplots(figsize=(max(4.5, 0.62 * cols + 2.2), max(3.5, 0.45 * rows + 1.6)))
     image = ax.imshow(matrix, cmap=cmap, vmin=vmin, vmax=vmax, origin="lower", aspect="auto")
-    ax.set_xticks(range(cols), [str(c) for c in col_labels])
+    long_labels = max(len(str(c)) for c in col_labels) > 5
+    ax.set_xticks(range(cols), [str(c) for c in col_labels], rotation=90 if long_labels else 0)
     ax.set_yticks(range(rows), [str(r) for r in row_labels])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

@@ -88,7 +88,7 @@ def test_army_study_of_size_8_is_symmetric_and_has_an_equilibrium():
     from solver.games.dicegeddon.armies import legal_armies, run_army_study
 
     game = load_game("dicegeddon", army_size=8)
-    assert legal_armies(8, game.dice) == [(4,), (4, 4), (6,), (8,)]
+    assert legal_armies(8, game.dice) == [(4,), (6,), (8,), (4, 4)]
     study = run_army_study(_study_config([(4,), (6,), (8,)]))
     assert study.exact.all() and study.certified and study.residual < 1e-12
     assert np.allclose(study.matrix + study.matrix.T, 1.0)

@@ -100,7 +100,7 @@ def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
     assert result.exit_code == 0, result.output
     assert "4 armies, 10 pairings: 10 exact" in result.output and "certified: True" in result.output
     rows = (tmp_path / "army-8.csv").read_text().splitlines()
-    assert len(rows) == 5  # a header and one row per army: d4, d4+d4, d6, d8
+    assert len(rows) == 5  # a header and one row per army: d4, d6, d8, d4+d4
     assert (tmp_path / "army-8.png").stat().st_size > 0
     assert "d4,d4" in (tmp_path / "army-8-nash.csv").read_text()
     cells = (tmp_path / "army-8-cells.csv").read_text().splitlines()

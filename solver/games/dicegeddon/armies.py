@@ -18,7 +18,7 @@ is the Nash equilibrium of the matrix (:func:`solver.matrix_game.solve_matrix_ga
 cells are sampled, the equilibria of matrices redrawn within the sampling error say how firm it is.
 
 >>> legal_armies(10, (4, 6, 8, 10, 12, 20))
-[(4,), (4, 4), (4, 6), (6,), (8,), (10,)]
+[(4,), (6,), (8,), (10,), (4, 4), (4, 6)]
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ from solver.matrix_game import solve_matrix_game
 
 
 def legal_armies(army_size: int, dice) -> list[tuple[int, ...]]:
-    """Every non-empty multiset of ``dice`` (sides) with at most ``army_size`` sides, sorted."""
+    """Every non-empty multiset of ``dice`` (sides) with at most ``army_size`` sides, sorted by the
+    number of dice, then by sides (so a study's matrix reads from few dice to many)."""
     dice = sorted(dice)
     out = []
 
@@ -52,7 +53,7 @@ def legal_armies(army_size: int, dice) -> list[tuple[int, ...]]:
                 extend(army + [dice[k]], k, total + dice[k])
 
     extend([], 0, 0)
-    return sorted(out)
+    return sorted(out, key=lambda army: (len(army), army))
 
 
 def estimated_states(army_a, army_b) -> int:
@@ -238,7 +239,7 @@ def _resampled_support(matrix, low, high, exact, resamples: int, seed: int) -> n
 
 
 def write_army_study(stem: Path | str, study: ArmyStudy, title: str) -> list[Path]:
-    """NAME.csv (the matrix), NAME.png (heatmap; sampled cells marked ~), NAME-cells.csv (every
+    """NAME.csv (the matrix), NAME.png (heatmap; sampled cells marked ≈), NAME-cells.csv (every
     solved or sampled cell: value, interval, method, states or games, residual) and NAME-nash.csv
     (the optimal mixed army, and how often resampled matrices' equilibria play each army)."""
     from solver.study import heatmap, write_csv
@@ -246,10 +247,10 @@ def write_army_study(stem: Path | str, study: ArmyStudy, title: str) -> list[Pat
     stem = Path(stem)
     names = [army_name(a) for a in study.armies]
     written = [write_csv(stem.with_suffix(".csv"), study.matrix.tolist(), names, names, "A army \\ B army")]
-    annotations = [[("" if study.exact[r, c] else "~") + f"{study.matrix[r, c]:.2f}" for c in range(len(names))]
+    annotations = [[("" if study.exact[r, c] else "≈") + f"{study.matrix[r, c]:.2f}" for c in range(len(names))]
                    for r in range(len(names))]
     if not study.exact.all():
-        title += "\n(~: sampled by self-play of " + study.config.strategy + ", the rest exact)"
+        title += "\n(≈: sampled by self-play of " + study.config.strategy + ", the rest exact)"
     heatmap(stem.with_suffix(".png"), study.matrix, names, names, title=title, xlabel="B's army",
             ylabel="A's army", cbar_label="A's win probability", annotations=annotations)
     written.append(stem.with_suffix(".png"))
@@ -280,7 +281,8 @@ def summary(study: ArmyStudy) -> str:
     mix = ", ".join(f"{names[k]} {p:.4f}" for k, p in enumerate(study.row_strategy) if p > 1e-9)
     lines.append(f"optimal mixed choice of army: {mix}")
     if sampled:
-        robust = ", ".join(f"{names[k]} {r:.0%}" for k in np.argsort(-study.robustness) if (r := study.robustness[k]) > 0)
+        robust = ", ".join(f"{names[k]} {r:.0%}" if r >= 0.01 else f"{names[k]} <1%"
+                           for k in np.argsort(-study.robustness) if (r := study.robustness[k]) > 0)
         lines.append(f"armies played by the equilibria of 200 matrices redrawn within the sampling error: {robust}")
     lines.append(f"{study.seconds:.1f} s")
     return "\n".join(lines)
