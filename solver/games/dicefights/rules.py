@@ -486,14 +486,18 @@ class DiceFights(Game):
         )
 
     # ----- chance ----------------------------------------------------------------------------------
+    @staticmethod
+    def _rolling(state: FightState, p: int) -> tuple[int, bool]:
+        """How many Core Dice player ``p`` (re-)rolls now, and whether the Game Box goes with them."""
+        if state.phase == ROLL:
+            return (state.dice[p], state.box == p) if state.life[p] > 0 else (0, False)
+        return state.pending[p], bool(state.box_pending) and state.box == p
+
     def _roll_parts(self, state: FightState) -> list[list[tuple[Roll | None, float]]]:
         """Per player, the outcomes of what they (re-)roll now with probabilities ([(None, 1)] if nothing)."""
         parts = []
         for p in range(state.players):
-            if state.phase == ROLL:
-                dice, box = (state.dice[p], state.box == p) if state.life[p] > 0 else (0, False)
-            else:
-                dice, box = state.pending[p], bool(state.box_pending) and state.box == p
+            dice, box = self._rolling(state, p)
             if not dice and not box:
                 parts.append([(None, 1.0)])
                 continue
@@ -532,10 +536,7 @@ class DiceFights(Game):
             raise GameError("not a chance node")
         outcome = []
         for p in range(state.players):
-            if state.phase == ROLL:
-                dice, box = (state.dice[p], state.box == p) if state.life[p] > 0 else (0, False)
-            else:
-                dice, box = state.pending[p], bool(state.box_pending) and state.box == p
+            dice, box = self._rolling(state, p)
             if not dice and not box:
                 outcome.append(None)
                 continue
