@@ -16,6 +16,7 @@ hands minus the value with no cards (what the cards are worth).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -37,7 +38,7 @@ NO_CARDS = "-/-"
 @click.option("--mulligan", is_flag=True, help="dicegeddon: with the mulligan variant.")
 @click.option("--several-defenders", is_flag=True, help="dicegeddon: with the several-defenders variant.")
 @click.option("--hand", default=NO_CARDS, show_default=True, help="Hands as mover's/opponent's, e.g. K/- or QK/5.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} (and NAME-gain.{csv,png} with cards).")
 @click.option("--exact-limit", type=click.IntRange(0), default=None,
               help="dicegeddon: pairings with a larger estimated state graph are sampled, not solved "
@@ -49,19 +50,23 @@ NO_CARDS = "-/-"
 @click.option("--seed", type=int, default=0, show_default=True, help="dicegeddon: seed of the sampled games.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="dicegeddon: worker processes (the same result for any number).")
+@click.option("--pairing", metavar="ARMY/ARMY",
+              help="dicegeddon: only this pairing (e.g. d20/d4,d4,d4,d4,d4), exact if small enough, else "
+                   "sampled with --games over --jobs processes; no files are written.")
 @ace_option
 @tables_option
 def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand, output, exact_limit, strategy,
-          games, seed, jobs, ace, tables_dir) -> None:
+          games, seed, jobs, pairing, ace, tables_dir) -> None:
     """Exact studies: RolldownBeta values over every pair of faces of one die against another,
     with the best move of each; Dicegeddon armies against each other, with the optimal mix."""
     if game_name == "dicegeddon":
         if army_size is None:
             raise GameError("a Dicegeddon study needs --army-size")
-        _army_study(army_size, mulligan, several_defenders, Path(output), exact_limit, strategy, games, seed, jobs)
+        _army_study(army_size, mulligan, several_defenders, Path(output) if output else None, exact_limit, strategy,
+                    games, seed, jobs, pairing)
         return
-    if not mine or not theirs:
-        raise GameError("a RolldownBeta study needs --mine and --theirs")
+    if not mine or not theirs or not output:
+        raise GameError("a RolldownBeta study needs --mine, --theirs and -o NAME")
     spec = StudySpec.parse(mine, theirs, hand)
     base = Tablebase(TableStore(tables_dir), ace=ace)
     solved = run_study(spec, base)
@@ -79,8 +84,20 @@ def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand,
         click.echo(f"wrote {path}")
 
 
-def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path, exact_limit, strategy,
-                games: int, seed: int, jobs: int) -> None:
+def _pairing(game, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    from solver.games.dicegeddon.rules import parse_army
+
+    halves = text.split("/")
+    if len(halves) != 2:
+        raise GameError(f"--pairing takes two armies as ARMY/ARMY, e.g. d20/d4,d4,d4,d4,d4, not '{text}'")
+    armies = tuple(parse_army(half) for half in halves)
+    for army in armies:
+        game.check_army(army)
+    return armies
+
+
+def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path | None, exact_limit, strategy,
+                games: int, seed: int, jobs: int, pairing: str | None) -> None:
     """Every legal army against every other (exact where small, else sampled) and the Nash mix."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -93,10 +110,26 @@ def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: P
     strategy = str(parse_strategy(strategy or study_module.DEFAULT_STRATEGY))
     if games % 2:
         raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
-    armies = tuple(study_module.legal_armies(army_size, game.dice))
+    if pairing is not None:
+        armies = _pairing(game, pairing)
+    else:
+        if stem is None:
+            raise GameError("an army study needs -o NAME (or --pairing A/B for one pairing)")
+        armies = tuple(study_module.legal_armies(army_size, game.dice))
     config = study_module.StudyConfig(
         army_size, game.dice, mulligan, several_defenders, armies, strategy=strategy, games=games, seed=seed,
         exact_limit=study_module.EXACT_LIMIT if exact_limit is None else exact_limit)
+    if pairing is not None:
+        started = time.perf_counter()
+        cell = (study_module.solve_cell(config, 0, 1) if config.is_exact(0, 1)
+                else study_module.sample_cell(config, 0, 1, jobs=jobs))
+        names = " against ".join(study_module.army_name(a) for a in armies)
+        how = (f"exact ({cell.states:,} states, residual {cell.residual:.1e}, certified: {cell.certified})"
+               if cell.method == "exact" else
+               f"95% CI {cell.low:.4f} to {cell.high:.4f}, {cell.games:,} games of {strategy} self-play")
+        click.echo(f"{names}{' (mulligan)' if mulligan else ''}: {cell.value:.4f} for the first army; {how}; "
+                   f"{time.perf_counter() - started:.1f} s")
+        return
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=not console.is_terminal, transient=True) as progress:

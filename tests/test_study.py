@@ -126,3 +126,22 @@ def test_dicegeddon_army_study_samples_what_it_does_not_solve(tmp_path):
     for bad, message in ((["--games", "3"], "--games must be even"), (["--strategy", "clever"], "unknown strategy")):
         wrong = CliRunner().invoke(main, args + bad)
         assert wrong.exit_code == 2 and message in wrong.output, wrong.output
+
+
+def test_dicegeddon_single_pairing_exact_or_sampled_the_same_over_any_jobs():
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    exact = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "20", "--pairing", "d4/d20", "--mulligan"])
+    assert exact.exit_code == 0, exact.output
+    assert "d4 against d20 (mulligan): 0.0776 for the first army; exact (1,023 states" in exact.output
+    sampled = ["study", "dicegeddon", "--army-size", "12", "--pairing", "d4,d4,d4/d6,d6", "--games", "40"]
+    one, two = (CliRunner().invoke(main, sampled + ["--jobs", jobs]) for jobs in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert "40 games of solver:depth=1 self-play" in one.output
+    assert one.output.split("; ")[:2] == two.output.split("; ")[:2]  # same value and interval
+    for bad, message in ((["--pairing", "d4"], "ARMY/ARMY"), (["--pairing", "d4/d20,d4"], "more than the army size"),
+                         ([], "needs -o NAME")):
+        wrong = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "20", *bad])
+        assert wrong.exit_code == 2 and message in wrong.output, wrong.output

@@ -135,10 +135,28 @@ def solve_cell(config: StudyConfig, i: int, j: int) -> Cell:
     return replace(sample_cell(config, i, j), seconds=time.perf_counter() - started)
 
 
-def sample_cell(config: StudyConfig, i: int, j: int) -> Cell:
+def sample_cell(config: StudyConfig, i: int, j: int, jobs: int = 1) -> Cell:
     """Self-play of ``config.strategy`` on both sides: each deal is played twice on the same seeded
     dice stream, the row army first as player A, then as player B (the opening is symmetric, so
-    both games estimate the same probability)."""
+    both games estimate the same probability). ``jobs`` processes share the deals (the same
+    result for any ``jobs``: each deal depends only on the seed and its number)."""
+    deals = config.games // 2
+    if jobs == 1:
+        deal_scores, capped = play_deals(config, i, j, 0, deals)
+    else:
+        chunks = [(k * deals // jobs, (k + 1) * deals // jobs) for k in range(jobs)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            parts = list(pool.map(play_deals, *zip(*[(config, i, j, lo, hi) for lo, hi in chunks])))
+        deal_scores = [score for scores, _ in parts for score in scores]
+        capped = sum(c for _, c in parts)
+    points = 2 * math.fsum(deal_scores)
+    low, high = deal_interval(deal_scores, points, 2 * len(deal_scores))
+    return Cell(i, j, points / (2 * len(deal_scores)), low, high, "sampled", games=2 * len(deal_scores),
+                capped=capped)
+
+
+def play_deals(config: StudyConfig, i: int, j: int, first_deal: int, end_deal: int) -> tuple[list[float], int]:
+    """The row army's mean score in each deal of ``first_deal:end_deal``, and how many games hit the cap."""
     game = config.game()
     seed = f"{config.seed}:{army_name(config.armies[i])}:{army_name(config.armies[j])}"
     as_a = Duel(game, config.strategy, config.strategy, games=2, seed=seed,
@@ -146,15 +164,12 @@ def sample_cell(config: StudyConfig, i: int, j: int) -> Cell:
     as_b = replace(as_a, start=game.start(config.armies[j], config.armies[i]))
     strategies = as_a.make_strategies()
     deal_scores, capped = [], 0
-    for deal in range(config.games // 2):
+    for deal in range(first_deal, end_deal):
         first = play_game(as_a, deal, as_a.start, 0, strategies)  # a_score: player 0's = the row army's
         second = play_game(as_b, deal, as_b.start, 1, strategies)  # a_score: player 1's = the row army's
         deal_scores.append((first.a_score + second.a_score) / 2)
         capped += first.capped + second.capped
-    points = 2 * math.fsum(deal_scores)
-    low, high = deal_interval(deal_scores, points, 2 * len(deal_scores))
-    return Cell(i, j, points / (2 * len(deal_scores)), low, high, "sampled", games=2 * len(deal_scores),
-                capped=capped)
+    return deal_scores, capped
 
 
 @dataclass
