@@ -37,6 +37,7 @@ NO_CARDS = "-/-"
 @click.option("--army-size", type=click.IntRange(4), help="dicegeddon: every legal army of this size against every other.")
 @click.option("--mulligan", is_flag=True, help="dicegeddon: with the mulligan variant.")
 @click.option("--several-defenders", is_flag=True, help="dicegeddon: with the several-defenders variant.")
+@click.option("--no-chains", is_flag=True, help="dicegeddon: a defender may not be defended (rule chains=false).")
 @click.option("--hand", default=NO_CARDS, show_default=True, help="Hands as mover's/opponent's, e.g. K/- or QK/5.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} (and NAME-gain.{csv,png} with cards).")
@@ -55,15 +56,15 @@ NO_CARDS = "-/-"
                    "sampled with --games over --jobs processes; no files are written.")
 @ace_option
 @tables_option
-def study(game_name, mine, theirs, army_size, mulligan, several_defenders, hand, output, exact_limit, strategy,
+def study(game_name, mine, theirs, army_size, mulligan, several_defenders, no_chains, hand, output, exact_limit, strategy,
           games, seed, jobs, pairing, ace, tables_dir) -> None:
     """Exact studies: RolldownBeta values over every pair of faces of one die against another,
     with the best move of each; Dicegeddon armies against each other, with the optimal mix."""
     if game_name == "dicegeddon":
         if army_size is None:
             raise GameError("a Dicegeddon study needs --army-size")
-        _army_study(army_size, mulligan, several_defenders, Path(output) if output else None, exact_limit, strategy,
-                    games, seed, jobs, pairing)
+        _army_study(army_size, mulligan, several_defenders, not no_chains, Path(output) if output else None,
+                    exact_limit, strategy, games, seed, jobs, pairing)
         return
     if not mine or not theirs or not output:
         raise GameError("a RolldownBeta study needs --mine, --theirs and -o NAME")
@@ -96,7 +97,8 @@ def _pairing(game, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return armies
 
 
-def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: Path | None, exact_limit, strategy,
+def _army_study(army_size: int, mulligan: bool, several_defenders: bool, chains: bool, stem: Path | None,
+                exact_limit, strategy,
                 games: int, seed: int, jobs: int, pairing: str | None) -> None:
     """Every legal army against every other (exact where small, else sampled) and the Nash mix."""
     from rich.console import Console
@@ -106,7 +108,9 @@ def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: P
     from solver.games.dicegeddon import armies as study_module
     from solver.games.dicegeddon.rules import Dicegeddon
 
-    game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several_defenders)
+    game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several_defenders, chains=chains)
+    variant = "".join(f" ({name})" for name, on in (("mulligan", mulligan), ("several defenders", several_defenders),
+                                                     ("no chains", not chains)) if on)
     strategy = str(parse_strategy(strategy or study_module.DEFAULT_STRATEGY))
     if games % 2:
         raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
@@ -118,7 +122,7 @@ def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: P
         armies = tuple(study_module.legal_armies(army_size, game.dice))
     config = study_module.StudyConfig(
         army_size, game.dice, mulligan, several_defenders, armies, strategy=strategy, games=games, seed=seed,
-        exact_limit=study_module.EXACT_LIMIT if exact_limit is None else exact_limit)
+        exact_limit=study_module.EXACT_LIMIT if exact_limit is None else exact_limit, chains=chains)
     if pairing is not None:
         started = time.perf_counter()
         cell = (study_module.solve_cell(config, 0, 1) if config.is_exact(0, 1)
@@ -127,7 +131,7 @@ def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: P
         how = (f"exact ({cell.states:,} states, residual {cell.residual:.1e}, certified: {cell.certified})"
                if cell.method == "exact" else
                f"95% CI {cell.low:.4f} to {cell.high:.4f}, {cell.games:,} games of {strategy} self-play")
-        click.echo(f"{names}{' (mulligan)' if mulligan else ''}: {cell.value:.4f} for the first army; {how}; "
+        click.echo(f"{names}{variant}: {cell.value:.4f} for the first army; {how}; "
                    f"{time.perf_counter() - started:.1f} s")
         return
     console = Console(stderr=True)
@@ -135,7 +139,6 @@ def _army_study(army_size: int, mulligan: bool, several_defenders: bool, stem: P
                   console=console, disable=not console.is_terminal, transient=True) as progress:
         task = progress.add_task(f"army size {army_size}", total=len(armies) * (len(armies) + 1) // 2)
         result = study_module.run_army_study(config, jobs=jobs, on_cell=lambda cell: progress.advance(task))
-    variant = " (mulligan)" if mulligan else ""
     title = f"Dicegeddon, army size {army_size}{variant}: A's win probability"
     for path in study_module.write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title):
         click.echo(f"wrote {path}")

@@ -165,3 +165,18 @@ def test_several_defenders_adds_only_dominated_placements():
         assert max(stacks) <= max(legal) + 1e-12
         strictly_worse += max(stacks) < max(legal) - 1e-9
     assert stack_options > 0 and strictly_worse > 0
+
+
+def test_chains_of_defenders_change_exact_values():
+    # A's used d6 shows 1; two unused d4s (3) can defend it against B's d6 (6). With chains the
+    # second d4 may stand in front of the first defender; without, it must stand alone.
+    from solver.games.dicegeddon.rules import CanonicalDicegeddon
+
+    position = "d6:1a*,d4:3a,d4:3a/d6:6a a 20"
+    chained = CanonicalDicegeddon()
+    unchained = CanonicalDicegeddon(chains=False)
+    a, b = solve(chained, chained.parse(position)), solve(unchained, unchained.parse(position))
+    assert a.certified and b.certified
+    assert (a.num_states, b.num_states) == (67170, 56802)
+    assert a.value(a.root) == pytest.approx(0.912791547, abs=1e-8)
+    assert b.value(b.root) == pytest.approx(0.909090174, abs=1e-8)

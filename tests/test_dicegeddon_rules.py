@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL, GameError
+from solver.game import CHANCE, TERMINAL, GameError, PositionError
 from solver.games import load_game
 from solver.games.dicegeddon import Dicegeddon, attack_outcomes, recruit_outcomes
-from solver.games.dicegeddon.rules import ACTIVE, KEEP, OVER, PLACE, RESERVE, ROLLOFF, SETUP, STEP
+from solver.games.dicegeddon.rules import ACTIVE, KEEP, PLACE, RESERVE, ROLLOFF, SETUP, STEP
 
 GAME = Dicegeddon(army_size=40)
 SEVERAL = Dicegeddon(army_size=40, several_defenders=True)
@@ -202,3 +202,17 @@ def test_options_from_strings_and_bad_armies():
         load_game("dicegeddon", ace="printed")
     start = game.new_match()
     assert game.format(start) == "d4:?,d8:?/d6:?,d6:? - 12 setup"
+
+
+def test_chains_rule_decides_whether_a_defender_may_be_defended():
+    # A: d6 used (showing 1), d4 used and standing in front of it, d4 about to be placed.
+    text = "d6:1a*,d4:3a*>1,d4:2a/d8:7a a 20 place:3"
+    with_chains, without = Dicegeddon(), Dicegeddon(chains=False)
+    # the d4 may stand alone or in front of the defender (a chain); the d6 already has its defender
+    assert [with_chains.action_name(s, a) for s in [with_chains.parse(text)]
+            for a in with_chains.legal_actions(s)] == ["alone", "front2"]
+    assert [without.action_name(s, a) for s in [without.parse(text)] for a in without.legal_actions(s)] == ["alone"]
+    with pytest.raises(PositionError, match="itself a defender: no chains"):
+        without.parse("d6:1a*,d4:3a*>1,d4:2a*>2/d8:7a b 20")
+    assert with_chains.format(with_chains.parse("d6:1a*,d4:3a*>1,d4:2a*>2/d8:7a b 20")) == "d6:1a*,d4:3a*>1,d4:2a*>2/d8:7a b 20"
+    assert "chains=False" in repr(without)

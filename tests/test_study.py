@@ -136,6 +136,8 @@ def test_dicegeddon_single_pairing_exact_or_sampled_the_same_over_any_jobs():
     exact = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "20", "--pairing", "d4/d20", "--mulligan"])
     assert exact.exit_code == 0, exact.output
     assert "d4 against d20 (mulligan): 0.0776 for the first army; exact (1,023 states" in exact.output
+    loose = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "8", "--pairing", "d4/d4", "--no-chains"])
+    assert loose.exit_code == 0 and "d4 against d4 (no chains): 0.5000" in loose.output, loose.output
     sampled = ["study", "dicegeddon", "--army-size", "12", "--pairing", "d4,d4,d4/d6,d6", "--games", "40"]
     one, two = (CliRunner().invoke(main, sampled + ["--jobs", jobs]) for jobs in ("1", "2"))
     assert one.exit_code == two.exit_code == 0, one.output + two.output

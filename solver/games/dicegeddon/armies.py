@@ -89,10 +89,11 @@ class StudyConfig:
     strategy: str = DEFAULT_STRATEGY
     games: int = 400
     seed: int = 0
+    chains: bool = True
 
     def game(self, canonical: bool = False) -> Dicegeddon:
         kind = CanonicalDicegeddon if canonical else Dicegeddon
-        return kind(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan,
+        return kind(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan, chains=self.chains,
                     several_defenders=self.several_defenders, armies=(self.armies[0], self.armies[0]))
 
     def is_exact(self, i: int, j: int) -> bool:

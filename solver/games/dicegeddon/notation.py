@@ -228,6 +228,14 @@ def _check(state: GeddonState, game) -> None:
                         f"{'AB'[p]}'s die {k + 1} has {targets.count(k)} defenders: one at most "
                         "(several only with the several_defenders variant)"
                     )
+    if not game.chains:
+        for p, side in enumerate(dice):
+            for n, d in enumerate(side, 1):
+                if d[4] >= 0 and side[d[4]][4] >= 0:
+                    raise PositionError(
+                        f"{'AB'[p]}'s die {n} defends die {d[4] + 1}, itself a defender: no chains of "
+                        "defenders with chains=false"
+                    )
     if phase in (SETUP, ROLLOFF):
         for p, side in enumerate(dice):
             for n, d in enumerate(side, 1):

@@ -41,8 +41,14 @@ Interpretations of what the text leaves open
    defended like any used die.
 3. "In front of another active die ... already used": the defended die must be used, active and
    (without the several-defenders variant) not already defended. A defender may itself be
-   defended (a chain: the front die must fall first). Defence is always possible, so every active
-   die always has a use; Recruit needs a reserve die, Attack an attackable opposing die.
+   defended (a chain: the front die must fall first), since a defender is a used active die; the
+   rules text's variations section says the designer "tried allowing dice to queue as defenders
+   but didn't like how it played", which may mean chains were meant to be out: ``chains=False``
+   (``--rule chains=false``) forbids standing in front of a die that is itself a defender. With
+   chains the several-defenders variant never changes a value (a stack is dominated by the
+   chain; ``tests/test_dicegeddon_exact.py``); without them it does. Defence is always possible,
+   so every active die always has a use; Recruit needs a reserve die, Attack an attackable
+   opposing die.
 4. A die is attackable iff it is active and nothing defends it (its defender(s) must be defeated
    first). Variant ``several_defenders=True``: any number of defenders in front of one die, all to
    be beaten, in any order, before it.
@@ -166,7 +172,7 @@ class Dicegeddon(Game):
     """Dicegeddon with fixed options.
 
     ``army_size`` (default 20), ``dice`` (allowed sides), ``several_defenders`` and ``mulligan``
-    (the variations), ``armies`` ("d4,d6/d6,d8": the armies :meth:`new_match` starts with; default
+    (the variations), ``chains`` (may a defender be defended: interpretation 3), ``armies`` ("d4,d6/d6,d8": the armies :meth:`new_match` starts with; default
     the same d4,d6,d10 for both, which must fit the army size).
     """
 
@@ -174,7 +180,8 @@ class Dicegeddon(Game):
     num_players = 2
     zero_sum = True
 
-    def __init__(self, army_size=20, dice=DEFAULT_DICE, several_defenders=False, mulligan=False, armies=None):
+    def __init__(self, army_size=20, dice=DEFAULT_DICE, several_defenders=False, mulligan=False, armies=None,
+                 chains=True):
         try:
             self.army_size = int(army_size)
         except (TypeError, ValueError):
@@ -186,6 +193,7 @@ class Dicegeddon(Game):
             raise GameError("the dice set needs dice of at least 2 sides")
         self.several_defenders = _parse_bool(several_defenders, "several_defenders")
         self.mulligan = _parse_bool(mulligan, "mulligan")
+        self.chains = _parse_bool(chains, "chains")
         if armies is None:
             armies = "d4,d6,d10/d4,d6,d10" if self.army_size >= 20 else "/".join([self._smallest_army()] * 2)
         halves = str(armies).split("/") if isinstance(armies, str) else list(armies)
@@ -200,7 +208,7 @@ class Dicegeddon(Game):
 
     def __repr__(self) -> str:
         return (f"Dicegeddon(army_size={self.army_size}, several_defenders={self.several_defenders}, "
-                f"mulligan={self.mulligan})")
+                f"mulligan={self.mulligan}, chains={self.chains})")
 
     def check_army(self, army) -> None:
         if not army:
@@ -261,6 +269,7 @@ class Dicegeddon(Game):
             spots = [
                 j for j, d in enumerate(mine)
                 if j != i and d[2] == ACTIVE and d[3] and (self.several_defenders or j not in defended)
+                and (self.chains or d[4] < 0)
             ]
             return [("P", -1)] + [("P", j) for j in spots]
         return []
