@@ -15,12 +15,6 @@ from solver.games.rolldown.tablebase import Tablebase
 from solver.study import StudySpec, run_study
 
 
-@pytest.fixture
-def tables(tmp_path, monkeypatch):
-    monkeypatch.setenv("DICETREE_TABLES", str(tmp_path / "tables"))
-    return tmp_path / "tables"
-
-
 def run(*args: str):
     return CliRunner().invoke(main, list(args))
 

@@ -12,12 +12,6 @@ from solver.exact import solve
 from solver.games.rolldown import Rolldown
 
 
-@pytest.fixture
-def tables(tmp_path, monkeypatch):
-    monkeypatch.setenv("DICETREE_TABLES", str(tmp_path / "tables"))
-    return tmp_path / "tables"
-
-
 def run(*args: str):
     return CliRunner().invoke(main, list(args))
 
