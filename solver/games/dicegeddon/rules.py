@@ -275,31 +275,10 @@ class Dicegeddon(Game):
         return []
 
     def action_name(self, state: GeddonState, action) -> str:
-        kind = action[0]
-        if kind == "A":
-            return f"A{action[1] + 1}>{action[2] + 1}"
-        if kind == "R":
-            return f"R{action[1] + 1}>{action[2] + 1}"
-        if kind == "D":
-            return f"D{action[1] + 1}"
-        if kind == "keep":
-            return "keep"
-        if kind == "reroll":
-            return "reroll"
-        if kind == "P":
-            return "alone" if action[1] < 0 else f"front{action[1] + 1}"
-        # chance outcomes
-        if kind == "setup":
-            return f"{'ab'[action[1]]}{action[2] + 1}={action[3]}"
-        if kind == "first":
-            return f"{'ab'[action[1]]} first"
-        if kind == "hit":
-            return f"{'hit' if action[1] else 'miss'}:{action[2]}"
-        if kind == "climb":
-            return f"+{action[1]}:{action[2]}"
-        if kind == "roll":
-            return f"={action[1]}"
-        raise GameError(f"unknown action {action!r}")
+        name = _ACTION_NAMES.get(action[0])
+        if name is None:
+            raise GameError(f"unknown action {action!r}")
+        return name(action)
 
     # ----- chance --------------------------------------------------------------------------------------
     def exact_outcomes(self, state: GeddonState) -> list[tuple[tuple, Fraction]]:
@@ -449,6 +428,21 @@ class Dicegeddon(Game):
 
 
 # ----- helpers ------------------------------------------------------------------------------------------------
+_ACTION_NAMES = {  # how each kind of move (first five) and chance outcome (the rest) is written
+    "A": lambda a: f"A{a[1] + 1}>{a[2] + 1}",
+    "R": lambda a: f"R{a[1] + 1}>{a[2] + 1}",
+    "D": lambda a: f"D{a[1] + 1}",
+    "keep": lambda a: "keep",
+    "reroll": lambda a: "reroll",
+    "P": lambda a: "alone" if a[1] < 0 else f"front{a[1] + 1}",
+    "setup": lambda a: f"{'ab'[a[1]]}{a[2] + 1}={a[3]}",
+    "first": lambda a: f"{'ab'[a[1]]} first",
+    "hit": lambda a: f"{'hit' if a[1] else 'miss'}:{a[2]}",
+    "climb": lambda a: f"+{a[1]}:{a[2]}",
+    "roll": lambda a: f"={a[1]}",
+}
+
+
 def attackable(dice) -> list[int]:
     """Indices of active dice with no defender in front of them."""
     defended = {d[4] for d in dice if d[4] >= 0}
