@@ -528,13 +528,7 @@ class _Kernel:
                 op(const[sl], inputs[0][sl], out=b)
                 for k in range(1, m):
                     op(b, inputs[k][sl], out=b)
-                for k, axis, subscripts in self.inner:
-                    target = sums[k][sl]
-                    if subscripts is None:
-                        np.add.reduce(b, axis=axis, keepdims=True, out=target)
-                    else:
-                        np.einsum(subscripts, b, out=target.squeeze(axis))
-                np.matmul(b.reshape(-1, b.shape[-1]), ones, out=sums[m - 1][sl].reshape(-1))
+                self._sum_inner(b, sums, sl, ones)
             else:
                 b = out[idx] if out is not None else self.buf
                 heads = []
@@ -548,15 +542,19 @@ class _Kernel:
                 for k in range(q):
                     acc = sums[k][heads[k]]
                     np.add(acc, b, out=acc)
-                for k, axis, subscripts in self.inner:
-                    target = sums[k][idx]
-                    if subscripts is None:
-                        np.add.reduce(b, axis=axis, keepdims=True, out=target)
-                    else:
-                        np.einsum(subscripts, b, out=target.squeeze(axis))
-                np.matmul(b.reshape(-1, b.shape[-1]), ones, out=sums[m - 1][idx].reshape(-1))
+                self._sum_inner(b, sums, idx, ones)
         for k in range(m):
             np.multiply(sums[k], self.inverse_sides[k], out=sums[k])
+
+    def _sum_inner(self, block: np.ndarray, sums: list[np.ndarray], index, ones: np.ndarray) -> None:
+        """Add ``block``'s sums along the axes inside a block (and the last axis) into ``sums``."""
+        for k, axis, subscripts in self.inner:
+            target = sums[k][index]
+            if subscripts is None:
+                np.add.reduce(block, axis=axis, keepdims=True, out=target)
+            else:
+                np.einsum(subscripts, block, out=target.squeeze(axis))
+        np.matmul(block.reshape(-1, block.shape[-1]), ones, out=sums[self.m - 1][index].reshape(-1))
 
 
 # ----- Anderson acceleration -------------------------------------------------------------------------
