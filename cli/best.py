@@ -7,18 +7,16 @@ from functools import partial
 
 import click
 
-from cache.store import TableStore
-from cli.options import game_argument, tables_option, with_rule_options
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
 from solver.analysis import Analysis, analyse, solved_exactly
 from solver.game import GameError
-from solver.games import load_game
 from solver.search import Searcher
 from solver.simultaneous import SimultaneousSearcher, has_simultaneous_moves
 
 DEFAULT_TIME = 5.0
 
 
-@click.command()
+@click.command(cls=PositionCommand)
 @game_argument
 @click.argument("position", required=False)
 @click.option("--depth", type=click.IntRange(1, 64), help="Search exactly N decisions deep (chance events do not count).")
@@ -32,20 +30,18 @@ DEFAULT_TIME = 5.0
 @click.option("--no-star2", is_flag=True, help="Star1 pruning only (no Star2 probing).")
 @click.option("--no-cache", is_flag=True, help="Search without the transposition table.")
 @click.option("--exact", is_flag=True,
-              help="Exact values: RolldownBeta from endgame tables (small missing tables are built first); "
-                   "other games by solving the position's whole state graph (up to --max-states).")
+              help="Exact values: from the game's stored exact values where it has them (endgame tables; small "
+                   "missing ones are built first), else by solving the position's whole state graph (up to --max-states).")
 @click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True,
               help="--exact without endgame tables: refuse positions with more reachable states.")
-@click.option("--no-tables", is_flag=True, help="Do not probe stored endgame tables during the search.")
+@click.option("--no-tables", is_flag=True, help="Do not probe stored exact values (endgame tables) during the search.")
 @tables_option
-@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-              help="A rule option of the game (repeatable), e.g. dicefights: --rule players=3 --rule faces=FILE.")
-@with_rule_options
+@rule_option
 def best(game_name, position, depth, time_limit, as_json, example, hands_exact, hand_samples, seed,
-         no_star2, no_cache, exact, max_states, no_tables, tables_dir, rules, ace, objective) -> None:
+         no_star2, no_cache, exact, max_states, no_tables, tables_dir, rules) -> None:
     """Rank every legal move of POSITION for GAME (see `dicetree notation GAME`); where players choose
     at once, each choice's value and the optimal mixed strategy."""
-    game = _load(game_name, rules, ace=ace, objective=objective)
+    game = load_with_rules(game_name, rules)
     if example or position is None:
         if position is not None:
             raise GameError("give a POSITION or --example, not both")
@@ -53,23 +49,19 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
             raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
         position = game.example_position()
     state = game.parse(position)
-    if objective == "points" and getattr(state, "mode", None) == "single":
-        raise GameError("a single round keeps no points: --objective points applies to first50 and nine")
     if depth is None and time_limit is None:
         time_limit = DEFAULT_TIME
     if has_simultaneous_moves(game):
         if exact:
-            raise GameError(f"--exact is not available for {game_name}: its simultaneous choices are searched "
-                            "to a depth (use --depth or --time)")
+            raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "
+                            "searched to a depth (use --depth or --time)")
         _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache)
         return
-    tables = _tablebase(game, tables_dir, wanted=exact or not no_tables)
-    if exact and tables is None and game.name == "rolldown":
-        raise GameError("--exact for RolldownBeta needs endgame tables: they exist for --objective round")
+    tables = game.exact_provider(tables_dir, required=exact) if exact or not no_tables else None
     exact_answer = None
     if exact:
         exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
-    oracle = tables.oracle() if tables is not None and tables.store.list(tables.game_name) else None
+    oracle = tables.oracle() if tables is not None else None
     searcher = Searcher(game, star2=not no_star2, use_cache=not no_cache, seed=seed, oracle=oracle)
 
     def progress(result) -> None:
@@ -84,30 +76,6 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
         click.echo(json.dumps(analysis.to_json(), indent=2))
     else:
         click.echo(format_analysis(analysis))
-
-
-def _tablebase(game, tables_dir: str | None, wanted: bool):
-    """The endgame tables that can answer for ``game`` (RolldownBeta, round objective), else None."""
-    if not wanted or game.name != "rolldown" or game.objective != "round":
-        return None
-    from solver.games.rolldown.tablebase import Tablebase
-
-    return Tablebase(TableStore(tables_dir), ace=game.ace)
-
-
-def _load(game_name: str, rules: tuple[str, ...], **options):
-    """The game with its ``--rule NAME=VALUE`` options (a game without such an option: one line)."""
-    for text in rules:
-        name, equals, value = text.partition("=")
-        if not equals or not name:
-            raise GameError(f"--rule takes NAME=VALUE, e.g. --rule players=3, not '{text}'")
-        options[name.strip()] = value.strip()
-    try:
-        return load_game(game_name, **options)
-    except TypeError as error:
-        if "unexpected keyword argument" not in str(error):
-            raise
-        raise GameError(f"{game_name} has no rule option {str(error).rsplit(' ', 1)[-1]}") from None
 
 
 def _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache) -> None:
@@ -125,7 +93,7 @@ def _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache) 
 
 def format_analysis(analysis: Analysis) -> str:
     """The human-readable answer: header, ranked moves with losses, principal line, notes."""
-    mover = "AB"[analysis.mover]
+    mover = analysis.mover_name
     hit_rate = analysis.cache_hits / analysis.cache_probes if analysis.cache_probes else 0.0
     speed = analysis.nodes / analysis.elapsed if analysis.elapsed > 0 else 0.0
     lines = [

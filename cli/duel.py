@@ -14,14 +14,13 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from cli.best import _load
-from cli.options import game_argument, with_rule_options
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
 from solver.duel import SIMULTANEOUS_STRATEGIES, STRATEGIES, Duel, Match, format_duel, format_match
 from solver.game import GameError
 from solver.simultaneous import has_simultaneous_moves
 
 
-@click.command()
+@click.command(cls=PositionCommand)
 @game_argument
 @click.option("--a", "spec_a", required=True, metavar="STRATEGY",
               help=f"Strategy A. RolldownBeta: {STRATEGIES}. Dice Fights: {SIMULTANEOUS_STRATEGIES}.")
@@ -36,14 +35,12 @@ from solver.simultaneous import has_simultaneous_moves
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
 @click.option("--position", help="Play every deal from this position instead of random round starts.")
-@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-              help="A rule option of the game (repeatable), e.g. dicefights: --rule players=4.")
+@rule_option
 @click.option("--no-progress", is_flag=True, help="No progress bar (there is none either where stderr is not a terminal).")
-@with_rule_options
 def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, rules,
-         no_progress, ace, objective) -> None:
+         no_progress) -> None:
     """Play strategies against each other in GAME and report each one's win rate with a 95% interval."""
-    game = _load(game_name, rules, ace=ace, objective=objective)
+    game = load_with_rules(game_name, rules)
     specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
     start = game.parse(position) if position is not None else None
     if has_simultaneous_moves(game):

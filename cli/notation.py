@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from cli.options import game_argument
-from solver.games import load_game
+from cli.options import game_argument, load_with_rules, rule_option
 
 
 @click.command()
 @game_argument
-def notation(game_name: str) -> None:
+@rule_option
+def notation(game_name: str, rules: tuple[str, ...]) -> None:
     """Print GAME's position notation with examples."""
-    click.echo(load_game(game_name).notation_help())
+    click.echo(load_with_rules(game_name, rules).notation_help())

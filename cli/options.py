@@ -1,44 +1,88 @@
-"""Options shared by several commands, declared once."""
+"""Options shared by several commands, declared once, and the reading of ``--rule NAME=VALUE``.
+
+No option here belongs to one game: a game's own choices are its declared rule options
+(``dicetree rules GAME``), given as ``--rule NAME=VALUE``.
+"""
 
 from __future__ import annotations
 
 import click
 
-from solver.games import GAMES
+from solver.game import Game
+from solver.games import game_names, load_game
+from solver.rule_options import RuleOption, split_rule
 
-game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(sorted(GAMES)))
-
-ace_option = click.option(
-    "--ace",
-    type=click.Choice(["online", "printed"]),
-    default="online",
-    show_default=True,
-    help="RolldownBeta's Ace: 'online' (own die to top or opponent's to 1) or 'printed' (either end on any die).",
-)
+game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(game_names()))
 
 tables_option = click.option(
     "--tables",
     "tables_dir",
     type=click.Path(file_okay=False),
     envvar="DICETREE_TABLES",
-    help="Folder of endgame tables (default: $DICETREE_TABLES, else the user's cache folder).",
+    help="Folder of stored exact values such as endgame tables (default: $DICETREE_TABLES, else the user's "
+         "cache folder).",
 )
 
-rule_options = [
-    ace_option,
-    click.option(
-        "--objective",
-        type=click.Choice(["round", "points"]),
-        default="round",
-        show_default=True,
-        help="What a value means: the probability of winning the round, or the round's expected signed points "
-        "(First to 50 and Nine rounds).",
-    ),
-]
+rule_option = click.option(
+    "--rule", "rules", multiple=True, metavar="NAME=VALUE",
+    help="A rule option of the game (repeatable; `dicetree rules GAME` lists them), e.g. --rule players=3.",
+)
 
 
-def with_rule_options(command):
-    """Adds the rule options (``--ace``, ``--objective``) to a command."""
-    for option in reversed(rule_options):
-        command = option(command)
-    return command
+def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
+    """The game with its ``--rule NAME=VALUE`` options, each checked against its declarations."""
+    return load_game(game_name, **dict(split_rule(text) for text in rules))
+
+
+_MARK = "\x00position:"
+
+
+class PositionCommand(click.Command):
+    """A command whose arguments may be positions beginning with '-' (``-/- a -/- ...``).
+
+    Click reads anything beginning with '-' as an option. An argument that is no option of the
+    command and reads as a position (it holds a space, '/' or ':') is marked before click parses
+    the line and unmarked after, so ``dicetree best rolldown "-/- a -/- ..."`` works (as does
+    ``--position "-/- ..."``); a mistyped option still gets click's "No such option".
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        known = {name for param in self.get_params(ctx)
+                 for name in tuple(getattr(param, "opts", ())) + tuple(getattr(param, "secondary_opts", ()))}
+        marked = [_MARK + arg if _looks_like_position(arg, known) else arg for arg in args]
+        rest = super().parse_args(ctx, marked)
+        for name, value in ctx.params.items():
+            if isinstance(value, str) and value.startswith(_MARK):
+                ctx.params[name] = value[len(_MARK):]
+        return rest
+
+
+def _looks_like_position(arg: str, known: set[str]) -> bool:
+    if not arg.startswith("-") or arg in ("-", "--"):
+        return False
+    if arg.split("=", 1)[0] in known:
+        return False
+    return any(mark in arg for mark in " /:")
+
+
+def click_option(option: RuleOption) -> click.Option:
+    """A command-line option made from a declared parameter (a game's study or table build):
+    ``army_size`` becomes ``--army-size``; a true/false parameter a flag (``--mulligan``, or
+    ``--no-chains`` for one that is on by default)."""
+    flag = "--" + option.name.replace("_", "-")
+    if option.kind == "bool":
+        if option.default:
+            return click.Option([f"--no-{option.name.replace('_', '-')}", option.name], is_flag=True,
+                                flag_value=False, default=True, help=option.help)
+        return click.Option([flag, option.name], is_flag=True, default=False, help=option.help)
+    if option.kind == "int":
+        kind = click.INT if option.low is None and option.high is None else click.IntRange(option.low, option.high)
+    elif option.kind == "choice":
+        kind = click.Choice(option.choices)
+    elif option.kind == "file":
+        kind = click.Path(dir_okay=False)
+    else:
+        kind = click.STRING
+    short = ["-o"] if option.name == "output" else []  # every study writes files: -o NAME, as everywhere
+    return click.Option([*short, flag, option.name], type=kind, default=option.default,
+                        show_default=option.default is not None, help=option.help)

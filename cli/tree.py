@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import click
 
-from cli.options import game_argument, with_rule_options
-from solver.games import load_game
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
 from solver.render import FORMATS, write_tree
 from solver.tree import TreeOptions, build_tree
 
 _defaults = TreeOptions()
 
 
-@click.command()
+@click.command(cls=PositionCommand)
 @game_argument
 @click.argument("position")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
@@ -32,10 +31,10 @@ _defaults = TreeOptions()
 @click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
               help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for chance nodes too large to list.")
-@with_rule_options
-def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, ace, objective) -> None:
+@rule_option
+def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, rules) -> None:
     """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`)."""
-    game = load_game(game_name, ace=ace, objective=objective)
+    game = load_with_rules(game_name, rules)
     state = game.parse(position)
     options = TreeOptions(depth=depth, top=None if all_moves else top, min_prob=min_prob, exact=exact, seed=seed)
     built = build_tree(game, state, options)

@@ -29,6 +29,7 @@ class Analysis:
 
     position: str
     mover: int
+    mover_name: str  # as the game names the player (``Game.player_name``)
     moves: list[MoveValue]
     depth: int
     nodes: int
@@ -54,7 +55,7 @@ class Analysis:
     def to_json(self) -> dict:
         return {
             "position": self.position,
-            "mover": "ab"[self.mover] if self.mover in (0, 1) else self.mover,
+            "mover": self.mover_name.lower(),
             "moves": [{"move": m.name, "value": m.value, "loss": m.loss} for m in self.moves],
             "best": self.best,
             "value": self.value,
@@ -117,6 +118,7 @@ def analyse(
     return Analysis(
         position=game.format(state),
         mover=player,
+        mover_name=game.player_name(player),
         moves=moves,
         depth=min(r.depth for r in results),
         nodes=sum(r.nodes for r in results),

@@ -114,7 +114,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 from scipy.sparse.linalg import bicgstab, gmres, spsolve
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, TooManyOutcomes
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, TooManyOutcomes, check_game
 
 # Node kinds inside the solver (a component's nodes are sorted by kind: maximizer, minimizer, chance).
 MAX_NODE, MIN_NODE, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
@@ -218,10 +218,7 @@ def build_graph(game: Game, root: State, max_states: int = 2_000_000) -> StateGr
     sampled, at a simultaneous-move state, and for games that are not one-player or two-player
     constant-sum.
     """
-    if game.num_players not in (1, 2):
-        raise GameError(f"exact solving handles one- and two-player games, not {game.num_players} players")
-    if game.num_players == 2 and not game.zero_sum:
-        raise GameError(f"{game.name or 'this game'} is not zero-sum: exact solving needs a zero-sum game")
+    check_game(game, "exact solving", turns=True)
     key = game.key
     current_player = game.current_player
     apply = game.apply

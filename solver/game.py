@@ -86,14 +86,87 @@ class Deals:
     description: str
 
 
-class Game(ABC):
-    """Rules of one game with fixed options. Subclasses declare their facts as class attributes."""
+@dataclass(frozen=True)
+class GameType:
+    """The facts of a game, declared once by each game class (as OpenSpiel's ``GameType``).
 
-    name: str = ""
+    Searchers, solvers, duels and the command line read these facts, never a game's name:
+
+    * ``short_name`` — the name on the command line (``dicetree best rolldown``); ``long_name`` for output;
+    * ``min_players`` .. ``max_players`` — how many players it is for (``Game.num_players`` is the
+      number of one configured game);
+    * ``simultaneous`` — whether players choose at once (``SIMULTANEOUS`` nodes: matrix games);
+    * ``hidden_information`` — whether positions may hide something (``Game.determinize``);
+    * ``constant_sum`` — the returns of every terminal state add up to this, or ``None`` where they
+      need not (then no value can be turned from one player's view to another's);
+    * ``evaluates_chance`` — whether ``Game.evaluate`` also covers chance nodes (a search may cut off there);
+    * ``objectives`` — what a value may mean (the ``objective`` rule option's choices, first the default);
+    * ``exact_values`` — the provider of stored exact values it has (``'endgame tables'``), or '' for none
+      (``Game.exact_provider`` returns it);
+    * ``study`` — the title of the game's own study (``dicetree study``), or '' for none (``Game.study``).
+    """
+
+    short_name: str
+    long_name: str
+    min_players: int = 2
+    max_players: int = 2
+    simultaneous: bool = False
+    hidden_information: bool = False
+    constant_sum: float | None = 1.0
+    evaluates_chance: bool = False
+    objectives: tuple[str, ...] = ("win",)
+    exact_values: str = ""
+    study: str = ""
+
+    def players_text(self) -> str:
+        low, high = self.min_players, self.max_players
+        return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+def check_game(game: "Game", purpose: str, *, max_players: int = 2, constant_sum: bool = True,
+               turns: bool | None = None) -> None:
+    """Refuse, in one line, a game whose declared facts do not fit ``purpose`` (e.g. 'expectiminimax
+    search'): more than ``max_players`` players, two players whose returns are not constant-sum
+    (``constant_sum``), or simultaneous moves where ``turns`` is True (taking turns where it is False).
+    Every searcher, solver and duel checks this way before it starts, never by a game's name."""
+    kind = game.game_type
+    what = kind.long_name
+    if game.num_players > max_players:
+        raise GameError(f"{what} is played here by {game.num_players} players: {purpose} handles at most {max_players}")
+    if constant_sum and game.num_players == 2 and kind.constant_sum is None:
+        raise GameError(f"{what}'s returns are not constant-sum: {purpose} needs a constant-sum game")
+    if turns is True and kind.simultaneous:
+        raise GameError(f"in {what} players choose at once: {purpose} is for games where players take turns "
+                        "(its choices are matrix games: `dicetree best` solves them)")
+    if turns is False and not kind.simultaneous:
+        raise GameError(f"in {what} players take turns: {purpose} is for games with simultaneous choices")
+
+
+class Game(ABC):
+    """Rules of one game with fixed options.
+
+    Subclasses declare :attr:`game_type` (their facts) and :attr:`rule_options` (what a user may
+    change, see :mod:`solver.rule_options`) once, as class attributes.
+    """
+
+    game_type: GameType
+    rule_options: tuple = ()
     num_players: int = 2
-    zero_sum: bool = True
     #: Chance nodes with more outcomes than this are sampled rather than listed by searches.
     exact_chance_limit: int = 4096
+
+    @property
+    def name(self) -> str:
+        """The game's command-line name (its type's ``short_name``)."""
+        return self.game_type.short_name
+
+    #: What a value means in this configured game (one of the type's ``objectives``; games with a
+    #: choice set it from their ``objective`` rule option).
+    objective: str = "win"
+
+    def options(self) -> dict[str, Any]:
+        """The value of every declared rule option of this configured game (attributes of the same name)."""
+        return {option.name: getattr(self, option.name, option.default) for option in self.rule_options}
 
     # ----- whose turn -------------------------------------------------------------------------
     @abstractmethod
@@ -211,3 +284,36 @@ class Game(ABC):
     def describe_value(self) -> str:
         """What a value means, for output (e.g. 'probability that the mover wins the round')."""
         return "value for the player to move"
+
+    # ----- standard hooks -----------------------------------------------------------------------
+    def new_game(self, rng: random.Random) -> State:
+        """A fresh start of a game (or a match, where the game has them), drawn with ``rng``: the
+        deal, the roll-off, whatever chance decides before play. Games without random starts raise."""
+        raise GameError(f"{self.game_type.long_name} has no random starts: give a position")
+
+    def player_name(self, player: int) -> str:
+        """How output names ``player`` (``'A'``, ``'P1'``, ...)."""
+        return f"P{player + 1}"
+
+    def is_progress(self, state: State, action: Action) -> bool:
+        """Whether ``action`` is a forcing or progress move (a capture, say): greedy strategies prefer
+        them and exact solvers break ties towards them. The default: none is."""
+        return False
+
+    def observe(self, state: State, player: int) -> State:
+        """What ``player`` sees of ``state``: the same position with what they cannot see hidden
+        (an unknown card, say); a strategy given only its own view plays on this. The default:
+        everything is seen."""
+        return state
+
+    def exact_provider(self, tables_dir: str | None = None, *, required: bool = False):
+        """The stored exact values the type declares (``exact_values``) for this configured game, or
+        ``None`` where it has none; with ``required``, a game that has them but not under these rule
+        options raises a one-line :class:`GameError` saying why. The provider answers ``oracle()``
+        (a probe for the search, ``None`` while nothing is stored) and ``exact_result(state)``."""
+        return None
+
+    def study(self):
+        """The game's own study (the type's ``study``), or ``None``: an object with ``parameters``
+        (rule-option records that become ``dicetree study GAME`` options) and ``run(values, output)``."""
+        return None

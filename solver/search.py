@@ -62,7 +62,7 @@ from typing import TypeVar
 from dataclasses import dataclass
 
 from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
 
 DEFAULT_DEPTH = 3
 """The depth searched when neither a depth nor a time limit is given."""
@@ -165,19 +165,14 @@ def deepen(
 
 
 def check_searchable(game: Game) -> None:
-    """Raise :class:`GameError` unless ``game`` is a one-player game or a two-player zero-sum game."""
-    if game.num_players not in (1, 2):
-        raise GameError(
-            f"{game.name} has {game.num_players} players: expectiminimax searches one- and two-player games"
-        )
-    if game.num_players == 2 and not game.zero_sum:
-        raise GameError(f"{game.name} is not zero-sum: expectiminimax searches zero-sum two-player games")
+    """Raise :class:`GameError` unless ``game`` is one-player or two-player constant-sum, taking turns."""
+    check_game(game, "expectiminimax search", turns=True)
 
 
 def _simultaneous_error(game: Game, state: State) -> GameError:
     return GameError(
         f"players choose simultaneously at '{game.format(state)}': expectiminimax cannot search "
-        "simultaneous moves (matrix games are not supported yet)"
+        "simultaneous moves (`dicetree best` solves them as matrix games)"
     )
 
 

@@ -32,7 +32,7 @@ How values are found:
 * **Depth counts decisions**: a decision or simultaneous node takes one from the depth; a node
   reached with none left is the game's ``evaluate``. Chance nodes do not count; like
   :class:`solver.search.Searcher` they are expanded at the horizon and their children evaluated —
-  unless the game declares ``evaluates_chance = True`` (its ``evaluate`` covers chance nodes, as
+  unless the game's type declares ``evaluates_chance`` (its ``evaluate`` covers chance nodes, as
   Dice Fights' does: its round-start roll has hundreds of outcomes), in which case they are evaluated.
 * **Huge chance nodes** (more outcomes than ``game.exact_chance_limit``) are averaged over a
   seeded sample, as in :func:`solver.search.chance_distribution` (the same samples), and the result says so.
@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
 from solver.matrix_game import MatrixSolution, solve_matrix_game
 from solver.search import ChanceSampler, SearchTimeout, deepen
 
@@ -71,8 +71,8 @@ PARANOID_METHOD = (
 
 
 def has_simultaneous_moves(game: Game) -> bool:
-    """Whether ``game`` can have simultaneous nodes (it implements :meth:`Game.joint_actions`)."""
-    return type(game).joint_actions is not Game.joint_actions
+    """Whether ``game`` declares simultaneous moves (its type's ``simultaneous``)."""
+    return game.game_type.simultaneous
 
 
 def player_label(player: int) -> str:
@@ -211,8 +211,7 @@ class SimultaneousSearcher:
         use_cache: bool = True,
         cache_limit: int = 2_000_000,
     ):
-        if game.num_players == 2 and not game.zero_sum:
-            raise GameError(f"{game.name} is not zero-sum: its two-player matrix games have no single value")
+        check_game(game, "the simultaneous search", max_players=game.game_type.max_players, turns=False)
         self._sampler = ChanceSampler(game, chance_samples, seed)
         self.game = game
         self.chance_samples = chance_samples
@@ -221,7 +220,7 @@ class SimultaneousSearcher:
         self.cache_limit = cache_limit
         bounds = game.value_bounds()
         self.low, self.high = float(bounds.low), float(bounds.high)
-        self._evaluates_chance = bool(getattr(game, "evaluates_chance", False))
+        self._evaluates_chance = game.game_type.evaluates_chance
         self._key: Callable[[State], Hashable] = game.key
         self._cache: dict[tuple[Hashable, int, int], float] = {}
         self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = self._horizon = 0

@@ -29,4 +29,4 @@ def test_exact_refuses_too_large_positions_and_simultaneous_games_in_one_line():
     assert too_big.exit_code == 2 and "more than 1,000 states" in too_big.output
     assert len(too_big.output.strip().splitlines()) == 1
     fights = run("best", "dicefights", "--example", "--exact")
-    assert fights.exit_code == 2 and "--exact is not available for dicefights" in fights.output
+    assert fights.exit_code == 2 and "--exact is not available for Dice Fights" in fights.output

@@ -81,7 +81,7 @@ def test_bad_positions_get_one_line_and_exit_2(position, phrase):
 
 
 def test_points_objective_refused_for_a_single_round():
-    result = run("best", "rolldown", "d8:5/d6:3 a -/-", "--objective", "points", "--depth", "1")
+    result = run("best", "rolldown", "d8:5/d6:3 a -/-", "--rule", "objective=points", "--depth", "1")
     assert result.exit_code == 2 and "keeps no points" in result.output
 
 

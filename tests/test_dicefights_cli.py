@@ -58,7 +58,7 @@ def test_rule_options_reach_the_game():
         (["--example", "--rule", "players"], "NAME=VALUE"),
         (["--example", "--rule", "colour=red"], "dicefights has no rule option 'colour'"),
         (["--example", "--rule", "faces=/no/such/file.json"], "cannot read the face-layout file"),
-        (["--example", "--ace", "printed"], "RolldownBeta's options"),
+        (["--example", "--rule", "ace=printed"], "dicefights has no rule option 'ace'"),
     ],
 )
 def test_bad_input_gets_one_line_and_exit_2(args, phrase):

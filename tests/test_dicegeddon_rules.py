@@ -198,7 +198,7 @@ def test_options_from_strings_and_bad_armies():
         load_game("dicegeddon", army_size="10", armies="d4,d8/d6")
     with pytest.raises(GameError, match="not in the dice set"):
         load_game("dicegeddon", armies="d5/d6")
-    with pytest.raises(GameError, match="RolldownBeta"):
+    with pytest.raises(GameError, match="has no rule option 'ace'"):
         load_game("dicegeddon", ace="printed")
     start = game.new_match()
     assert game.format(start) == "d4:?,d8:?/d6:?,d6:? - 12 setup"

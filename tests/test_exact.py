@@ -7,15 +7,17 @@ and random small games solved by brute force over every pair of positional strat
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from fractions import Fraction
 
 import numpy as np
+
 import pytest
 
 from solver.exact import CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, build_graph, solve
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
 from solver.games import load_game
 from solver.games.rolldown.rules import RolldownState
 
@@ -27,7 +29,7 @@ class TableGame(Game):
     """Nodes by name: ("max"|"min", [(move, successor), ...]), ("chance", [(successor, p), ...]),
     ("end", player 0's return) or ("sim",). Two players with returns (r, 1 - r), or one player."""
 
-    name = "table"
+    game_type = GameType("table", "a table game", min_players=1)
 
     def __init__(self, table, players=2, bounds=(0.0, 1.0)):
         self.table = table
@@ -566,8 +568,8 @@ def test_games_that_are_not_two_player_zero_sum_are_refused():
     with pytest.raises(GameError, match="3 players"):
         solve(RandomTree(1, players=3), 0)
     game = TableGame({"a": ("max", [("go", "A")]), "A": ("end", 1.0)})
-    game.zero_sum = False
-    with pytest.raises(GameError, match="not zero-sum"):
+    game.game_type = dataclasses.replace(game.game_type, constant_sum=None)
+    with pytest.raises(GameError, match="not constant-sum"):
         solve(game, "a")
 
 

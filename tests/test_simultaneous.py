@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
 from solver.simultaneous import SimultaneousSearcher, has_simultaneous_moves
 
 RPS_WIN = {("R", "S"), ("P", "R"), ("S", "P")}
@@ -16,7 +16,7 @@ class TwoStage(Game):
     (U,L) 1; (U,R) chance: 1/3 -> 0, 2/3 -> rock-paper-scissors (win 1, tie 1/2); (D,L) 0; (D,R) 0.6.
     With RPS worth 1/2, (U,R) is 1/3 and the 2x2 game's value is 9/19 (p = 9/19, q = 4/19)."""
 
-    name = "two-stage"
+    game_type = GameType("two-stage", "Two Stage", simultaneous=True)
     num_players = 2
 
     def __init__(self, rps_guess: float = 0.3):
@@ -79,7 +79,7 @@ class TwoStage(Game):
 class OddOneOut(Game):
     """Three players show heads or tails at once; one alone against two wins, three alike share."""
 
-    name = "odd-one-out"
+    game_type = GameType("odd-one-out", "Odd One Out", max_players=3, simultaneous=True, constant_sum=None)
     num_players = 3
 
     def current_player(self, state):
@@ -172,7 +172,7 @@ def test_results_serialize_with_strategies():
     assert {"choice", "value", "loss", "probability"} == set(answer["players"][1]["choices"][0])
 
 
-def test_only_games_with_joint_actions_have_simultaneous_moves():
+def test_only_games_declaring_simultaneous_moves_have_them():
     from solver.games import load_game
 
     assert has_simultaneous_moves(TwoStage()) and has_simultaneous_moves(load_game("dicefights"))

@@ -1,4 +1,4 @@
-"""`dicetree study` and :mod:`solver.study`: values equal the tables' probes, best moves are legal
+"""`dicetree study` and :mod:`solver.games.rolldown.study`: values equal the tables' probes, best moves are legal
 and on top, pictures are written, bad input is one line and exit status 2."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from cache.store import TableStore
 from cli.main import main
 from solver.games.rolldown import Rolldown
 from solver.games.rolldown.tablebase import Tablebase
-from solver.study import StudySpec, run_study
+from solver.games.rolldown.study import StudySpec, run_study
 
 
 def run(*args: str):

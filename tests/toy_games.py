@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, PositionError, ValueBounds
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, PositionError, ValueBounds, GameType
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +51,7 @@ class RandomTree(Game):
     nodes sampled.
     """
 
-    name = "random-tree"
-    zero_sum = True
+    game_type = GameType("random-tree", "a random tree")
 
     def __init__(
         self,
@@ -189,7 +188,7 @@ class HighRoll(Game):
     ``(face, rerolls left, stopped)``, with face ROLLING while chance rolls. ``"4 2"`` is face 4
     with two rerolls left; ``"? 2"`` the die in the air."""
 
-    name = "high-roll"
+    game_type = GameType("high-roll", "High Roll", min_players=1, max_players=1)
     num_players = 1
     sides = 6
 
@@ -249,7 +248,7 @@ def high_roll_value(face: int, rerolls: int, sides: int = 6) -> float:
 class SimultaneousStub(Game):
     """Player 0 chooses ``go``; then both players choose at once (the search must refuse this)."""
 
-    name = "simultaneous-stub"
+    game_type = GameType("simultaneous-stub", "a simultaneous stub", simultaneous=True)
 
     def current_player(self, state: str) -> int:
         return 0 if state == "start" else SIMULTANEOUS

@@ -1,52 +1,51 @@
-"""The games dicetree knows, by the name the command line uses.
+"""The games dicetree knows, by the name the command line uses: the one place that names them.
+
+A game registers here by its package and class; nothing is imported until a game is asked for,
+so listing games costs nothing. Everything else (searches, solvers, duels, the command line)
+reads a game's declared facts (:class:`solver.game.GameType`) and rule options
+(:mod:`solver.rule_options`), never its name.
 
 >>> from solver.games import load_game
 >>> load_game("rolldown", ace="printed")
 Rolldown(ace='printed', objective='round')
+>>> load_game("rolldown", ace="both")
+Traceback (most recent call last):
+...
+solver.game.GameError: rule option ace must be one of online, printed, not 'both'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib import import_module
+from typing import Any
 
 from solver.game import Game, GameError
+from solver.rule_options import parse_rules, shorten
 
-
-def _rolldown(**options) -> Game:
-    from solver.games.rolldown import Rolldown
-
-    return Rolldown(**options)
-
-
-def _dicefights(ace: str = "online", objective: str = "round", **options) -> Game:
-    """Dice Fights; RolldownBeta's ``ace`` and ``objective`` (always passed by ``dicetree best``)
-    must keep their defaults. Options: players, faces, race, shields, bundles."""
-    from solver.games.dicefights import DiceFights
-
-    if ace != "online" or objective != "round":
-        raise GameError("--ace and --objective are RolldownBeta's options: Dice Fights has none of them")
-    return DiceFights(**options)
-
-
-def _dicegeddon(ace: str = "online", objective: str = "round", **options) -> Game:
-    """Dicegeddon; RolldownBeta's ``ace`` and ``objective`` (always passed by ``dicetree best``)
-    must keep their defaults. Options: army_size, dice, several_defenders, mulligan, armies."""
-    from solver.games.dicegeddon import Dicegeddon
-
-    if ace != "online" or objective != "round":
-        raise GameError("--ace and --objective are RolldownBeta's options: Dicegeddon has none of them")
-    return Dicegeddon(**options)
-
-
-GAMES: dict[str, Callable[..., Game]] = {
-    "rolldown": _rolldown, "dicefights": _dicefights, "dicegeddon": _dicegeddon,
+GAMES: dict[str, str] = {
+    "rolldown": "solver.games.rolldown:Rolldown",
+    "dicefights": "solver.games.dicefights:DiceFights",
+    "dicegeddon": "solver.games.dicegeddon:Dicegeddon",
 }
+"""Command-line name -> ``package:Class`` of the game (its ``game_type.short_name`` is the same name)."""
 
 
-def load_game(name: str, **options) -> Game:
-    """The game called ``name`` with rule options (e.g. ``ace="printed"``)."""
+def game_names() -> list[str]:
+    """Every registered game's command-line name, sorted."""
+    return sorted(GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The class of the game called ``name`` (one line naming the known games if there is none)."""
     try:
-        factory = GAMES[name]
+        module_name, _, class_name = GAMES[name].partition(":")
     except KeyError:
-        raise GameError(f"unknown game '{name}': known games are {', '.join(sorted(GAMES))}") from None
-    return factory(**options)
+        raise GameError(f"unknown game '{shorten(name)}': known games are {', '.join(game_names())}") from None
+    return getattr(import_module(module_name), class_name)
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """The game called ``name`` with rule options, given as text (``ace="printed"``, from
+    ``--rule``) or as typed values; each is checked against the game's declared options."""
+    cls = game_class(name)
+    return cls(**parse_rules(name, cls.rule_options, options))

@@ -79,7 +79,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, TooManyOutcomes, ValueBounds
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, GameType, TooManyOutcomes, ValueBounds
+from solver.rule_options import RuleOption
 from solver.games.dicefights.faces import (
     GOLD,
     SHIELD,
@@ -230,10 +231,23 @@ class DiceFights(Game):
     ['nothing', '4c', 'a', '1c+a', 'd', '1c+d', 'g']
     """
 
-    name = "dicefights"
-    zero_sum = True  # constant-sum: the returns always add up to 1
-    evaluates_chance = True
-    """:meth:`evaluate` also covers chance nodes: a search may evaluate one at its horizon directly."""
+    game_type = GameType(
+        short_name="dicefights", long_name="Dice Fights", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+        simultaneous=True, constant_sum=1.0, evaluates_chance=True,
+    )
+    rule_options = (
+        RuleOption("players", "int", 2, "how many players", low=MIN_PLAYERS, high=MAX_PLAYERS),
+        RuleOption("faces", "file", None, "a JSON file of the Core Die's and the Game Box's faces "
+                   "(default: two Shields, two Swords, two Gold, an assumption)"),
+        RuleOption("race", "choice", "chance", "contested purchases: a random priority order (chance) or shared "
+                   "one each (split)", choices=RACE_RULES),
+        RuleOption("shields", "choice", "every", "a defender's Shields count against every attacker (every) or "
+                   "once against all (once)", choices=SHIELD_RULES),
+        RuleOption("bundles", "choice", "sensible", "purchases searched: sensible bundles or every count of "
+                   "Core Dice (all)", choices=BUNDLE_RULES),
+        RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
+                   low=1, high=10**9),
+    )
 
     def __init__(
         self,

@@ -32,11 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.duel import Duel, deal_interval, play_game
+from solver.duel import Duel, deal_interval, parse_strategy, play_game
 from solver.exact import solve
 from solver.game import GameError
-from solver.games.dicegeddon.rules import CanonicalDicegeddon, Dicegeddon
+from solver.games.dicegeddon.rules import CanonicalDicegeddon, Dicegeddon, parse_army
 from solver.matrix_game import solve_matrix_game
+from solver.rule_options import RuleOption, shorten
 
 
 def legal_armies(army_size: int, dice) -> list[tuple[int, ...]]:
@@ -258,7 +259,7 @@ def write_army_study(stem: Path | str, study: ArmyStudy, title: str) -> list[Pat
     """NAME.csv (the matrix), NAME.png (heatmap; sampled cells marked ≈), NAME-cells.csv (every
     solved or sampled cell: value, interval, method, states or games, residual) and NAME-nash.csv
     (the optimal mixed army, and how often resampled matrices' equilibria play each army)."""
-    from solver.study import heatmap, write_csv
+    from solver.figures import heatmap, write_csv
 
     stem = Path(stem)
     names = [army_name(a) for a in study.armies]
@@ -302,3 +303,83 @@ def summary(study: ArmyStudy) -> str:
         lines.append(f"armies played by the equilibria of 200 matrices redrawn within the sampling error: {robust}")
     lines.append(f"{study.seconds:.1f} s")
     return "\n".join(lines)
+
+
+# ----- the game's study: ``dicetree study dicegeddon`` ------------------------------------------------
+class DicegeddonStudy:
+    """Dicegeddon's study (:class:`solver.providers.Study`): every legal army against every other."""
+
+    title = "army study: every legal army of a size against every other from the opening roll, and the optimal mix"
+    parameters = (
+        RuleOption("army_size", "int", None, "every legal army of this size against every other", low=4, high=1000),
+        RuleOption("mulligan", "bool", False, "with the mulligan variant"),
+        RuleOption("several_defenders", "bool", False, "with the several-defenders variant"),
+        RuleOption("chains", "bool", True, "a defender may not be defended (rule chains=false)"),
+        RuleOption("output", "text", None, "NAME: writes NAME.csv, NAME.png, NAME-cells.csv and NAME-nash.csv"),
+        RuleOption("exact_limit", "int", None, f"pairings with a larger estimated state graph are sampled, not "
+                   f"solved [default: {EXACT_LIMIT:,}]", low=0),
+        RuleOption("strategy", "text", None, f"the strategy both sides play in sampled pairings [default: "
+                   f"{DEFAULT_STRATEGY}]"),
+        RuleOption("games", "int", 400, "games per sampled pairing (half with each army as player A)", low=2),
+        RuleOption("seed", "int", 0, "seed of the sampled games"),
+        RuleOption("jobs", "int", 1, "worker processes (the same result for any number)", low=1, high=256),
+        RuleOption("pairing", "text", None, "only this pairing (e.g. d20/d4,d4,d4,d4,d4), exact if small enough, "
+                   "else sampled with --games over --jobs processes; no files are written"),
+    )
+
+    def run(self, values, progress=None) -> list[str]:
+        army_size = values.get("army_size")
+        if army_size is None:
+            raise GameError("a Dicegeddon study needs --army-size")
+        mulligan, several, chains = bool(values.get("mulligan")), bool(values.get("several_defenders")), \
+            bool(values.get("chains", True))
+        games, jobs, pairing = int(values.get("games") or 400), int(values.get("jobs") or 1), values.get("pairing")
+        output = values.get("output")
+        game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several, chains=chains)
+        variant = "".join(f" ({name})" for name, on in (("mulligan", mulligan), ("several defenders", several),
+                                                         ("no chains", not chains)) if on)
+        strategy = str(parse_strategy(values.get("strategy") or DEFAULT_STRATEGY))
+        if games % 2:
+            raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
+        if pairing is not None:
+            armies = _pairing(game, str(pairing))
+        else:
+            if not output:
+                raise GameError("an army study needs -o NAME (or --pairing A/B for one pairing)")
+            armies = tuple(legal_armies(army_size, game.dice))
+        exact_limit = values.get("exact_limit")
+        config = StudyConfig(army_size, game.dice, mulligan, several, armies, strategy=strategy, games=games,
+                             seed=int(values.get("seed") or 0),
+                             exact_limit=EXACT_LIMIT if exact_limit is None else int(exact_limit), chains=chains)
+        if pairing is not None:
+            started = time.perf_counter()
+            cell = solve_cell(config, 0, 1) if config.is_exact(0, 1) else sample_cell(config, 0, 1, jobs=jobs)
+            names = " against ".join(army_name(a) for a in armies)
+            how = (f"exact ({cell.states:,} states, residual {cell.residual:.1e}, certified: {cell.certified})"
+                   if cell.method == "exact" else
+                   f"95% CI {cell.low:.4f} to {cell.high:.4f}, {cell.games:,} games of {strategy} self-play")
+            return [f"{names}{variant}: {cell.value:.4f} for the first army; {how}; "
+                    f"{time.perf_counter() - started:.1f} s"]
+        total = len(armies) * (len(armies) + 1) // 2
+        done = [0]
+
+        def on_cell(cell) -> None:
+            done[0] += 1
+            if progress is not None:
+                progress(done[0], total, f"army size {army_size}")
+
+        result = run_army_study(config, jobs=jobs, on_cell=on_cell)
+        title = f"Dicegeddon, army size {army_size}{variant}: A's win probability"
+        stem = Path(str(output))
+        written = write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title)
+        return [f"wrote {path}" for path in written] + [summary(result)]
+
+
+def _pairing(game: Dicegeddon, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    halves = text.split("/")
+    if len(halves) != 2:
+        raise GameError(f"--pairing takes two armies as ARMY/ARMY, e.g. d20/d4,d4,d4,d4,d4, not '{shorten(text)}'")
+    armies = tuple(parse_army(half) for half in halves)
+    for army in armies:
+        game.check_army(army)
+    return armies

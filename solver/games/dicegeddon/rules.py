@@ -73,7 +73,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from solver.game import CHANCE, TERMINAL, Game, GameError, ValueBounds
+from solver.game import CHANCE, TERMINAL, Game, GameError, GameType, ValueBounds
+from solver.rule_options import RuleOption
 
 RESERVE, ACTIVE = 0, 1
 DEFAULT_DICE = (4, 6, 8, 10, 12, 20)
@@ -176,9 +177,16 @@ class Dicegeddon(Game):
     the same d4,d6,d10 for both, which must fit the army size).
     """
 
-    name = "dicegeddon"
+    game_type = GameType(short_name="dicegeddon", long_name="Dicegeddon", constant_sum=1.0, study="army study")
+    rule_options = (
+        RuleOption("army_size", "int", 20, "the most sides an army may have in all", low=2, high=1000),
+        RuleOption("dice", "text", "d4,d6,d8,d10,d12,d20", "the dice an army may be built from, e.g. d4,d6,d8"),
+        RuleOption("several_defenders", "bool", False, "the variation: several dice may defend one"),
+        RuleOption("mulligan", "bool", False, "the mulligan variation (see the game's rules module)"),
+        RuleOption("armies", "text", None, "the armies a new game starts with, as A/B, e.g. d4,d6/d6,d8"),
+        RuleOption("chains", "bool", True, "may a defender itself be defended (false: the designer's note)"),
+    )
     num_players = 2
-    zero_sum = True
 
     def __init__(self, army_size=20, dice=DEFAULT_DICE, several_defenders=False, mulligan=False, armies=None,
                  chains=True):
@@ -202,6 +210,11 @@ class Dicegeddon(Game):
         self.armies = tuple(parse_army(h) if isinstance(h, str) else tuple(h) for h in halves)
         for army in self.armies:
             self.check_army(army)
+
+    def study(self):
+        from solver.games.dicegeddon.armies import DicegeddonStudy
+
+        return DicegeddonStudy()
 
     def _smallest_army(self) -> str:
         return f"d{self.dice[0]}"

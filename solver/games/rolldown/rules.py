@@ -41,6 +41,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from solver.game import (
@@ -48,9 +49,12 @@ from solver.game import (
     TERMINAL,
     Game,
     GameError,
+    GameType,
+    PositionError,
     TooManyOutcomes,
     ValueBounds,
 )
+from solver.rule_options import RuleOption
 from solver.games.rolldown.cards import (
     ACE,
     CARD_LETTERS,
@@ -150,9 +154,19 @@ class Rolldown(Game):
     'd8xd4'
     """
 
-    name = "rolldown"
+    game_type = GameType(
+        short_name="rolldown", long_name="RolldownBeta", hidden_information=True, constant_sum=1.0,
+        objectives=OBJECTIVES, exact_values="endgame tables", study="endgame study",
+    )
+    rule_options = (
+        RuleOption("ace", "choice", "online", "the Ace: own die to its top face or an opponent's to 1 (online), "
+                   "or either end on any die (printed)", choices=ACE_VARIANTS),
+        RuleOption("objective", "choice", "round", "what a value means: winning the round, the round's expected "
+                   "signed points (first50, nine), or winning the match", choices=OBJECTIVES),
+        RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
+                   low=1, high=10**9),
+    )
     num_players = 2
-    zero_sum = True
 
     def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
         if ace not in ACE_VARIANTS:
@@ -162,9 +176,31 @@ class Rolldown(Game):
         self.ace = ace
         self.objective = objective
         self.exact_chance_limit = exact_chance_limit
+        if objective == "points":  # signed points: the two returns add up to 0
+            self.game_type = replace(Rolldown.game_type, constant_sum=0.0)
 
     def __repr__(self) -> str:
         return f"Rolldown(ace={self.ace!r}, objective={self.objective!r})"
+
+    def player_name(self, player: int) -> str:
+        return "AB"[player]
+
+    def exact_provider(self, tables_dir: str | None = None, *, required: bool = False):
+        """The endgame tables of this Ace variant (they hold values of the round objective only)."""
+        if self.objective != "round":
+            if required:
+                raise GameError("exact values of RolldownBeta come from endgame tables, which hold the round "
+                                "objective only: drop --rule objective")
+            return None
+        from cache.store import TableStore
+        from solver.games.rolldown.tablebase import Tablebase
+
+        return Tablebase(TableStore(tables_dir), ace=self.ace)
+
+    def study(self):
+        from solver.games.rolldown.study import EndgameStudy
+
+        return EndgameStudy(self.ace)
 
     # ----- whose turn ---------------------------------------------------------------------------
     def current_player(self, state: RolldownState) -> int:
@@ -377,7 +413,10 @@ class Rolldown(Game):
     def parse(self, text: str) -> RolldownState:
         from solver.games.rolldown.notation import parse_position
 
-        return parse_position(text)
+        state = parse_position(text)
+        if self.objective == "points" and state.mode == "single":
+            raise PositionError("a single round keeps no points: --rule objective=points applies to first50 and nine")
+        return state
 
     def format(self, state: RolldownState) -> str:
         from solver.games.rolldown.notation import format_position

@@ -24,9 +24,11 @@ import numpy as np
 
 from cache.store import TableStore
 from solver.game import GameError
+from solver.providers import Progress
+from solver.rule_options import RuleOption
 from solver.search import MoveValue, SearchResult
 from solver.games.rolldown.cards import UNKNOWN
-from solver.games.rolldown.rules import DECIDE, Rolldown, RolldownState
+from solver.games.rolldown.rules import ACE_VARIANTS, DECIDE, Rolldown, RolldownState
 from solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
     BuildEstimate,
@@ -83,11 +85,14 @@ class Tablebase:
         self.hits += 1
         return float(table[state_index(state)])
 
-    def oracle(self) -> Callable[[RolldownState], float | None]:
-        """A probe from player 0's view, for :class:`solver.search.Searcher`'s ``oracle``."""
+    def oracle(self) -> Callable[[RolldownState], float | None] | None:
+        """A probe from player 0's view, for :class:`solver.search.Searcher`'s ``oracle`` (``None``
+        while no table is stored: nothing to probe)."""
 
         stored = [Signature.parse(meta["signature"]).dice for meta in self.store.list(self.game_name)]
-        most_dice = max(stored, default=0)
+        if not stored:
+            return None
+        most_dice = max(stored)
 
         def value_for_a(state: RolldownState) -> float | None:
             if state.pairs_left() > most_dice:  # cheaper than a signature for a sure miss
@@ -188,3 +193,75 @@ class Tablebase:
                 })
                 self._loaded[signature] = array
         return tables
+
+    # ----- the command line's provider interface (:class:`solver.providers.ExactValues`) ---------------
+    build_parameters = (
+        RuleOption("dice", "int", None, "at most this many dice a side", low=1, high=6),
+        RuleOption("cards", "int", 0, "at most this many cards in each hand", low=0, high=3),
+        RuleOption("max_positions", "int", 2_000_000_000, "refuse builds larger than this (the estimate is printed)",
+                   low=1),
+    )
+
+    def build_from(self, values, progress: Progress | None = None) -> list[str]:
+        """``dicetree tablebase build rolldown``: every table up to ``dice`` dice a side and ``cards`` a hand."""
+        dice, cards = values.get("dice"), int(values.get("cards") or 0)
+        if dice is None:
+            raise GameError("a RolldownBeta table build needs --dice N (at most N dice a side)")
+        estimate = estimate_build(int(dice), cards)
+        limit = int(values.get("max_positions") or 2_000_000_000)
+        if estimate.positions > limit:
+            raise GameError(f"that build is {estimate}: more than --max-positions {limit:,}")
+        lines = [f"Building {estimate} into {self.store.root}"]
+        report = None
+        if progress is not None:
+            def report(done: int, total: int, batch) -> None:
+                progress(done, total, f"{batch.signatures[0]:<16}")
+        stats = self.build(max_dice=int(dice), max_cards=cards, progress=report).stats
+        lines.append(f"Solved {stats.positions:,} new positions in {stats.seconds:.1f} s; largest residual "
+                     f"{stats.max_residual:.1e} ({'converged' if stats.converged else 'NOT converged'})")
+        return lines
+
+    def answer(self, state: RolldownState) -> dict:
+        """The stored exact value of ``state`` and of every move (``tablebase probe``)."""
+        if not covered(state):
+            raise GameError("tables hold positions where the mover decides, both players have had their first "
+                            "turn and both hands are known")
+        signature = Signature.of_state(state)
+        missing = self.missing(signature)
+        if missing:
+            raise GameError(f"{len(missing)} table(s) this position needs are not built (e.g. {missing[0].name}): "
+                            f"run `dicetree tablebase build rolldown --dice {signature.dice} --cards "
+                            f"{max(len(signature.my_hand), len(signature.their_hand))}`")
+        game = Rolldown(ace=self.ace)
+        value = self.probe(state)
+        ranked = sorted(self.move_values(state), key=lambda item: -item[1])
+        moves = [{"move": game.action_name(state, a), "value": v, "loss": value - v} for a, v in ranked]
+        return {"position": game.format(state), "signature": signature.name, "mover": "ab"[state.mover],
+                "value": value, "moves": moves}
+
+    @staticmethod
+    def describe_answer(answer) -> str:
+        mover = answer["mover"].upper()
+        lines = [f"{answer['position']}   table {answer['signature']}",
+                 f"{mover} to move; exact probability of winning the round, for {mover}: {answer['value']:.12f}"]
+        for rank, move in enumerate(answer["moves"], 1):
+            loss = "" if rank == 1 else f"{-move['loss']:+.6f}"
+            lines.append(f"{rank:>3}  {move['move']:<12} {move['value']:.12f}  {loss}")
+        return "\n".join(lines)
+
+    def stats(self) -> list[str]:
+        """What is stored, per Ace variant (``tablebase stats``)."""
+        names = sorted({meta["game"] for meta in self.store.list()} & {f"rolldown-{a}" for a in ACE_VARIANTS})
+        lines = [f"Tables in {self.store.root}"]
+        if not names:
+            lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
+        for name in names:
+            figures = self.store.stats(name)
+            share = figures.above_half / figures.positions if figures.positions else 0.0
+            lines.append(
+                f"  {name}: {figures.tables:,} tables, {figures.positions:,} positions, "
+                f"{figures.above_half:,} wins for the mover above 1/2 ({share:.1%}), "
+                f"built in {figures.build_time:.1f} s, {figures.bytes / 2**20:.1f} MiB on disk"
+            )
+            lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]
+        return lines

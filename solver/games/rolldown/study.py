@@ -25,24 +25,27 @@ Usage::
     >>> round(float((study.values - plain.values)[1, 4]), 6)   # what the King is worth at d8:2 / d6:5
     0.4
 
-:func:`write_csv` and :func:`heatmap` (matplotlib, Agg) write a study's tables and pictures;
-``dicetree study`` (``cli/study.py``) and ``scripts/make_studies.py`` use them.
+:func:`write_study` writes a study's tables and pictures (with :mod:`solver.figures`);
+:class:`EndgameStudy` is the game's study behind ``dicetree study rolldown``, and
+``scripts/make_studies.py`` writes ``results/studies`` with these functions.
 """
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from solver.figures import heatmap, write_csv
 from solver.game import GameError
 from solver.games.rolldown.cards import DIE_SIDES
 from solver.games.rolldown.rules import CAPTURE, REROLL, Rolldown
 from solver.games.rolldown.tablebase import Tablebase
+from solver.rule_options import RuleOption
 
+NO_CARDS = "-/-"
 #: Best moves are grouped for colouring: these kinds, in this order.
 MOVE_KINDS = ("capture", "reroll mine", "reroll theirs", "card")
 #: Moves within this of the best count as tied; the first of them in the rules' order is shown.
@@ -186,70 +189,6 @@ def run_study(spec: StudySpec, base: Tablebase) -> Study:
 
 
 # ----- output --------------------------------------------------------------------------------------
-def write_csv(path: Path | str, matrix: Sequence[Sequence], row_labels: Sequence, col_labels: Sequence,
-              corner: str = "") -> Path:
-    """A table with labelled rows and columns; floats with 12 decimals.
-
-    >>> import tempfile, os
-    >>> p = write_csv(os.path.join(tempfile.mkdtemp(), "t.csv"), [[0.5, 1.0]], [1], [1, 2], "faces")
-    >>> open(p).read().splitlines()
-    ['faces,1,2', '1,0.500000000000,1.000000000000']
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow([corner, *col_labels])
-        for label, row in zip(row_labels, matrix):
-            writer.writerow([label, *(f"{v:.12f}" if isinstance(v, float | np.floating) else v for v in row)])
-    return path
-
-
-def heatmap(path: Path | str, matrix: np.ndarray, row_labels: Sequence, col_labels: Sequence, *, title: str,
-            xlabel: str, ylabel: str, cbar_label: str, annotations: Sequence[Sequence[str]] | None = None,
-            fmt: str = "{:.2f}", cmap: str = "RdBu", vmin: float | None = 0.0, vmax: float | None = 1.0,
-            ax=None):
-    """A heatmap with a colour bar and each cell annotated (``fmt`` of its value, or ``annotations``).
-
-    ``vmin``/``vmax`` None centre a diverging scale on 0 (for differences). Written to ``path``
-    unless ``ax`` is given (then drawn there and nothing is saved). Returns the image.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    matrix = np.asarray(matrix, dtype=float)
-    if vmin is None or vmax is None:
-        bound = float(np.nanmax(np.abs(matrix))) or 1.0
-        vmin, vmax = -bound, bound
-    rows, cols = matrix.shape
-    own = ax is None
-    if own:
-        fig, ax = plt.subplots(figsize=(max(4.5, 0.62 * cols + 2.2), max(3.5, 0.45 * rows + 1.6)))
-    image = ax.imshow(matrix, cmap=cmap, vmin=vmin, vmax=vmax, origin="lower", aspect="auto")
-    long_labels = max(len(str(c)) for c in col_labels) > 5
-    ax.set_xticks(range(cols), [str(c) for c in col_labels], rotation=90 if long_labels else 0)
-    ax.set_yticks(range(rows), [str(r) for r in row_labels])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    size = 8 if max(rows, cols) <= 8 else 7
-    for r in range(rows):
-        for c in range(cols):
-            text = annotations[r][c] if annotations is not None else fmt.format(round(matrix[r, c], 10) + 0.0)  # no "-0.00"
-            red, green, blue, _ = image.cmap(image.norm(matrix[r, c]))
-            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-            ax.text(c, r, text, ha="center", va="center", fontsize=size, color="white" if dark else "black")
-    ax.figure.colorbar(image, ax=ax, label=cbar_label, fraction=0.05)
-    if own:
-        fig.tight_layout()
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=130)
-        plt.close(fig)
-    return image
-
-
 def moves_picture(path: Path | str, study: Study) -> None:
     """The best move of each cell, coloured by its kind (capture, reroll, card), named in the cell."""
     import matplotlib
@@ -308,3 +247,41 @@ def write_study(stem: Path | str, study: Study, baseline: Study | None = None) -
                 ylabel=row_name, cbar_label="change in A's win probability")
         written.append(gain_png)
     return written
+
+
+# ----- the game's study: ``dicetree study rolldown`` ---------------------------------------------------
+class EndgameStudy:
+    """RolldownBeta's study (:class:`solver.providers.Study`): a face-pair grid from the endgame tables."""
+
+    title = "endgame study: exact values over every pair of faces of one die against another, with the best moves"
+    parameters = (
+        RuleOption("mine", "text", None, "the mover's dice, e.g. d8 or d8,d4:3 (one without a face: the rows)"),
+        RuleOption("theirs", "text", None, "the opponent's dice, e.g. d6 or d6,d10:7 (one without a face: the columns)"),
+        RuleOption("hand", "text", NO_CARDS, "hands as mover's/opponent's, e.g. K/- or QK/5"),
+        RuleOption("output", "text", None, "NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} "
+                   "(and NAME-gain.{csv,png} with cards)"),
+    )
+
+    def __init__(self, ace: str = "online"):
+        self.ace = ace
+
+    def run(self, values: Mapping[str, object], progress=None) -> list[str]:
+        from cache.store import TableStore
+
+        mine, theirs, output = values.get("mine"), values.get("theirs"), values.get("output")
+        if not mine or not theirs or not output:
+            raise GameError("a RolldownBeta study needs --mine, --theirs and -o NAME")
+        spec = StudySpec.parse(str(mine), str(theirs), str(values.get("hand") or NO_CARDS))
+        base = Tablebase(TableStore(values.get("tables_dir")), ace=self.ace)
+        solved = run_study(spec, base)
+        baseline = None
+        if spec.hand.replace("-", "").replace("/", ""):
+            baseline = run_study(StudySpec(spec.mine, spec.theirs, NO_CARDS), base)
+        stem = Path(str(output))
+        if stem.suffix in (".csv", ".png"):
+            stem = stem.with_suffix("")
+        written = write_study(stem, solved, baseline)
+        v = solved.values
+        lines = [f"{spec.title}: {v.size} positions, mover's mean win probability {v.mean():.4f} "
+                 f"(min {v.min():.4f}, max {v.max():.4f}); tables in {base.store.root}"]
+        return lines + [f"wrote {path}" for path in written]

@@ -1,0 +1,60 @@
+"""What a game may provide beyond the rules: stored exact values and a study of its own.
+
+A game's type names them (``GameType.exact_values``, ``GameType.study``) and the game hands them
+out (``Game.exact_provider``, ``Game.study``). The command line drives them through these small
+protocols alone, so ``dicetree tablebase`` and ``dicetree study`` know no game: their options
+are the parameters the provider declares (:class:`solver.rule_options.RuleOption` records, shown
+as ``--army-size N``, ``--mulligan``, ``--no-chains``), and what they print is the provider's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from solver.game import State
+from solver.rule_options import RuleOption
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, label)``: how far a long computation is (``total`` 0 while unknown)."""
+
+
+class Study(Protocol):
+    """A game's own study (``dicetree study GAME``): exact or sampled values over a family of positions."""
+
+    title: str
+    """What it studies, in a few words (the command's help)."""
+    parameters: tuple[RuleOption, ...]
+    """Its options (``dicetree study GAME --help``)."""
+
+    def run(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
+        """Run with the parameters' ``values`` (every declared name, defaults filled in); the lines
+        to print (what was found, the files written). Bad values: a one-line :class:`GameError`."""
+
+
+class ExactValues(Protocol):
+    """Stored exact values of a game (endgame tables): probed by the search, built ahead, inspected."""
+
+    build_parameters: tuple[RuleOption, ...]
+    """The options of ``dicetree tablebase build GAME`` (how much to build)."""
+
+    def oracle(self) -> Callable[[State], float | None] | None:
+        """A probe of player 0's exact value for the search (``None`` for a position not covered), or
+        ``None`` while nothing is stored."""
+
+    def exact_result(self, state: State):
+        """Every move's exact value at ``state`` as a :class:`solver.search.SearchResult` (building
+        small missing tables first); a one-line :class:`GameError` where it cannot."""
+
+    def build_from(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
+        """Build (and store) what ``values`` ask for; the lines to print."""
+
+    def answer(self, state: State) -> dict[str, Any]:
+        """The stored exact answer for ``state``: ``position``, ``value``, ``moves`` (best first, each
+        ``move``, ``value``, ``loss``) and whatever the provider adds; :class:`GameError` if not stored."""
+
+    def describe_answer(self, answer: Mapping[str, Any]) -> str:
+        """``answer`` as text."""
+
+    def stats(self) -> list[str]:
+        """What is stored, as lines (counts, the game's own statistics, build time, size, damaged files)."""
