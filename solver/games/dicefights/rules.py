@@ -276,8 +276,9 @@ class DiceFights(Game):
                 f"bundles={self.bundles!r})")
 
     # ----- starting position -----------------------------------------------------------------------
-    def new_game(self) -> FightState:
-        """Every player at full health, an empty Bank, five Core Dice, multipliers at 1; roll next."""
+    def new_game(self, rng: random.Random | None = None) -> FightState:
+        """Every player at full health, an empty Bank, five Core Dice, multipliers at 1; roll next
+        (nothing is drawn before the first roll: ``rng`` is not needed)."""
         n = self.num_players
         return FightState(life=(START_LIFE,) * n, bank=(0,) * n, dice=(START_DICE,) * n,
                           mults=((START_MULTIPLIER,) * 3,) * n)

@@ -241,6 +241,10 @@ class Dicegeddon(Game):
         dice = tuple(tuple((s, 0, RESERVE, False, -1) for s in army) for army in (army_a, army_b))
         return GeddonState(dice, 0, SETUP, (), -1, self.army_size)
 
+    def new_game(self, rng: random.Random | None = None) -> GeddonState:
+        """The opening of the configured armies (chance rolls them: ``rng`` is not needed)."""
+        return self.new_match(rng)
+
     def new_match(self, rng: random.Random | None = None, **_) -> GeddonState:
         """The opening of the configured armies, all dice unrolled (chance rolls them)."""
         return self.start(*self.armies)

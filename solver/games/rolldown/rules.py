@@ -185,6 +185,14 @@ class Rolldown(Game):
     def player_name(self, player: int) -> str:
         return "AB"[player]
 
+    def new_game(self, rng: random.Random) -> RolldownState:
+        """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
+        return self.new_match("single", rng=rng)
+
+    def is_progress(self, state: RolldownState, action) -> bool:
+        """Captures are RolldownBeta's progress moves."""
+        return action[0] == CAPTURE
+
     def exact_provider(self, tables_dir: str | None = None, *, required: bool = False):
         """The endgame tables of this Ace variant (they hold values of the round objective only)."""
         if self.objective != "round":
