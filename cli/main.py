@@ -12,6 +12,9 @@ import click
 
 from solver.game import GameError
 
+MAX_MESSAGE = 300
+"""No error line is longer than this."""
+
 
 class DicetreeGroup(click.Group):
     """Turns the engine's user-facing errors into a one-line message and exit status 2."""
@@ -20,8 +23,21 @@ class DicetreeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except GameError as error:
-            click.echo(f"error: {error}", err=True)
+            click.echo(f"error: {one_line(str(error))}", err=True)
             sys.exit(2)
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A user-facing error as one line of at most ``limit`` characters (a message that quotes a very
+    long input is cut where the input is; this is the last guard).
+
+    >>> one_line("bad  position " + "x" * 500)[-4:]
+    'xxx…'
+    >>> one_line("two " + chr(10) + " lines")
+    'two lines'
+    """
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @click.group(cls=DicetreeGroup)
