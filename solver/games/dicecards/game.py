@@ -1,0 +1,189 @@
+"""Dice Cards (CardLords, 2023): one player's 50-roll game on the :mod:`solver.game` interface.
+
+Rules text: ``shared/rules/dice-cards.txt``. Every roll of a Black and a Red die, each player
+records one number on one of their six cards: a die, or the total of both, as the card allows.
+After 50 rolls the cards score; unused tickets score 1 point for 2. The cards are plug-ins
+(:mod:`solver.games.dicecards.cards`), their layouts and printed values a data file
+(:mod:`solver.games.dicecards.library`, ``--rule cards=FILE``).
+
+Usage::
+
+    >>> game = DiceCards()
+    >>> state = game.parse("HOP=1,2,3 DBL=- t0 3/50 B4R5")
+    >>> [game.action_name(state, a) for a in game.legal_actions(state)]
+    ['HOP:4-5']
+    >>> game.format(game.apply(state, game.parse_action(state, "HOP:4-5")))
+    'HOP=1,2,3,4-5 DBL=- t0 4/50 roll'
+
+Readings where the text is silent
+---------------------------------
+1. **One player.** A position is one player's cards (1 to 6 of them, all different: the box's
+   two copies let two players share a card, not one player hold it twice); six are played, fewer
+   are allowed for analysis (one card alone is the case solved exactly). Other players do not
+   change one's own best record for the expected score.
+2. **Rolls.** The Black and the Red die are told apart: 36 equally likely outcomes a roll;
+   ``rolls`` (default 50) rolls a game.
+3. **A record** is one number on one card (a die, or the total, as the card's box takes it); a
+   box that takes both dice (Hopscotch's double squares, Doubles) takes them in one record, one
+   roll. Within a card the box is the player's choice (the labels of the moves).
+4. **Recording is compulsory where it is free.** "Every roll ... all players will record 1
+   number": a roll that fits some card as rolled must be recorded. Where it fits only with
+   tickets, the player may spend them or lose the roll; where it fits nothing, it is lost. A lost
+   roll is counted in the rolls done and recorded nowhere. Rule option ``may_pass`` lets a player
+   lose any roll.
+5. **Tickets** change the number recorded, 1 ticket per 1 it moves, never taking a die above 6 or
+   below 1: a die becomes any 1..6, a total any 2..12, for both dice the changes add up. They are
+   spent only on the record they change; the tickets a card gives are credited after the record
+   that earned them (usable from the next roll). A player starts with none; at the end each 2
+   unused are 1 point (an odd one is worth nothing).
+6. **All-or-Nothing** cards score only when complete; **in order** cards offer only their next
+   box; every other card takes its boxes in any order and scores each part when it is complete.
+7. **The value** is, with ``objective=score`` (the default), the expected final score; with
+   ``objective=rank``, the probability of a final score of at least ``target`` (90: Lord; the
+   table: 87 Scholar, 84 Master, 81 Expert, 70 Novice).
+8. **Setup.** :meth:`DiceCards.new_game` deals six different cards of the library at random (the
+   choice of 6 of 9 is not a move of the game: comparing choices is a study).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.game import CHANCE, TERMINAL, Game, GameType, IllegalMoveError, ValueBounds
+from solver.games.dicecards.cards import Card
+from solver.games.dicecards.evaluation import evaluate
+from solver.games.dicecards.library import CardLibrary, load_library
+from solver.games.dicecards.notation import format_position, notation_help, parse_position
+from solver.games.dicecards.rules import after_record, final_score, record_name, records
+from solver.games.dicecards.state import (
+    FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
+)
+from solver.rule_options import RuleOption, shorten
+
+OUTCOMES = tuple((Roll(black, red), 1 / FACES**2) for black in range(1, FACES + 1) for red in range(1, FACES + 1))
+"""A roll's 36 outcomes, each with probability 1/36."""
+
+
+class DiceCards(Game):
+    """Dice Cards for one player with fixed rule options (see the module docstring's readings).
+
+    ``cards`` is a cards file's path, a :class:`~solver.games.dicecards.library.CardLibrary`
+    (your own cards added with ``load_library().with_cards(...)``), or ``None`` for the built-in file.
+    """
+
+    game_type = GameType(
+        short_name="dicecards", long_name="Dice Cards", min_players=1, max_players=1, constant_sum=None,
+        objectives=("score", "rank"),
+    )
+    rule_options = (
+        RuleOption("objective", "choice", "score",
+                   "score: the expected final score; rank: the probability of scoring at least target",
+                   choices=("score", "rank")),
+        RuleOption("target", "int", 90, "the score objective=rank aims at (90 Lord, 87 Scholar, 84 Master, "
+                   "81 Expert, 70 Novice)", low=1, high=1000),
+        RuleOption("rolls", "int", ROLLS, "rolls in a game", low=1, high=500),
+        RuleOption("may_pass", "bool", False, "a player may lose a roll that fits a card as rolled"),
+        RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values"),
+    )
+    num_players = 1
+
+    def __init__(self, objective: str = "score", target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
+                 cards: str | Path | CardLibrary | None = None) -> None:
+        self.objective = self.rule_options[0].parse(objective)
+        self.target = self.rule_options[1].parse(target)
+        self.rolls = self.rule_options[2].parse(rolls)
+        self.may_pass = self.rule_options[3].parse(may_pass)
+        self.cards = cards
+        self.library = cards if isinstance(cards, CardLibrary) else load_library(cards)
+        best = sorted(((c.max_points(), c.max_tickets()) for c in self.library.cards), reverse=True)[:HAND]
+        most_tickets = sum(sorted((c.max_tickets() for c in self.library.cards), reverse=True)[:HAND])
+        self.max_score = sum(points for points, _ in best) + most_tickets // TICKETS_PER_POINT
+
+    def __repr__(self) -> str:
+        cards = "" if self.cards is None else f", cards={shorten(str(self.cards))!r}"
+        return (f"DiceCards(objective={self.objective!r}, target={self.target}, rolls={self.rolls}, "
+                f"may_pass={self.may_pass}{cards})")
+
+    def hand(self, state: DiceCardsState) -> tuple[Card, ...]:
+        """The Card objects of ``state``'s cards."""
+        return tuple(self.library[code] for code in state.cards)
+
+    # ----- whose turn -------------------------------------------------------------------------------
+    def current_player(self, state: DiceCardsState) -> int:
+        return CHANCE if state.phase == ROLL else 0 if state.phase == RECORD else TERMINAL
+
+    def legal_actions(self, state: DiceCardsState) -> Sequence[Record]:
+        if state.phase != RECORD:
+            return []
+        return records(self.hand(state), state.marks, state.tickets, state.roll, self.may_pass)
+
+    def action_name(self, state: DiceCardsState, action) -> str:
+        if isinstance(action, Roll):
+            return f"B{action.black}R{action.red}"
+        return record_name(self.hand(state), action)
+
+    def chance_outcomes(self, state: DiceCardsState):
+        return OUTCOMES if state.phase == ROLL else ()
+
+    def apply(self, state: DiceCardsState, action) -> DiceCardsState:
+        if isinstance(action, Roll):
+            if state.phase != ROLL:
+                raise IllegalMoveError(f"no roll is due at '{self.format(state)}'")
+            return state._replace(phase=RECORD, roll=(action.black, action.red))
+        if state.phase != RECORD:
+            raise IllegalMoveError(f"no record is due at '{self.format(state)}'")
+        marks, tickets = after_record(self.hand(state), state.marks, state.tickets, action)
+        done = state.rolls + 1
+        return DiceCardsState(state.cards, marks, tickets, done, OVER if done >= self.rolls else ROLL, ())
+
+    def returns(self, state: DiceCardsState) -> tuple[float, ...]:
+        score = final_score(self.hand(state), state.marks, state.tickets)
+        if self.objective == "rank":
+            return (1.0 if score >= self.target else 0.0,)
+        return (float(score),)
+
+    def value_bounds(self) -> ValueBounds:
+        return ValueBounds(0.0, 1.0) if self.objective == "rank" else ValueBounds(0.0, float(self.max_score))
+
+    # ----- notation ------------------------------------------------------------------------------------
+    def parse(self, text: str) -> DiceCardsState:
+        return parse_position(text, self)
+
+    def format(self, state: DiceCardsState) -> str:
+        return format_position(state, self)
+
+    def notation_help(self) -> str:
+        return notation_help(self)
+
+    def example_position(self) -> str:
+        codes = [card.code for card in self.library.cards[:HAND]]
+        example = {"SOL": "SOL=B6,R5", "SUD": "SUD=16", "BB": "BB=7,9", "BG": "BG=-", "HOP": "HOP=1,2"}
+        words = [example.get(code, f"{code}=-") for code in codes]
+        state = self.parse(" ".join(words) + f" t0 {min(8, self.rolls - 1)}/{self.rolls} roll")
+        return self.format(state._replace(phase=RECORD, roll=(4, 2)))
+
+    # ----- search support ------------------------------------------------------------------------------------
+    def evaluate(self, state: DiceCardsState, player: int) -> float:
+        return evaluate(state, player, self)
+
+    def describe_value(self) -> str:
+        if self.objective == "rank":
+            name = next((name for least, name in RANKS if least <= self.target), "")
+            return f"probability of a final score of at least {self.target} ({name} or better)"
+        return "expected final score"
+
+    def new_game(self, rng: random.Random) -> DiceCardsState:
+        cards = rng.sample(self.library.cards, min(HAND, len(self.library.cards)))
+        return DiceCardsState(tuple(c.code for c in cards), tuple(c.start() for c in cards), 0, 0, ROLL, ())
+
+    def is_progress(self, state: DiceCardsState, action) -> bool:
+        """A record (rather than a lost roll)."""
+        return isinstance(action, Record) and action.card != LOSE
+
+    def options(self) -> dict[str, Any]:
+        return {"objective": self.objective, "target": self.target, "rolls": self.rolls, "may_pass": self.may_pass,
+                "cards": self.cards}
+

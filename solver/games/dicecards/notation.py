@@ -1,0 +1,148 @@
+"""Dice Cards position strings: parse, check, and write the canonical form.
+
+``notation_help(game)`` is what ``dicetree notation dicecards`` prints (with the game's cards).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from solver.game import PositionError
+from solver.games.dicecards.cards import Card
+from solver.games.dicecards.library import CardLibrary
+from solver.games.dicecards.rules import rolls_recorded, tickets_given
+from solver.games.dicecards.state import FACES, HAND, OVER, RECORD, ROLL, DiceCardsState
+from solver.rule_options import shorten
+
+
+
+class CardGame(Protocol):
+    """What the notation needs of the game: its library of cards and its number of rolls."""
+
+    library: CardLibrary
+    rolls: int
+
+    def example_position(self) -> str: ...
+
+NOTATION_HELP = """\
+Dice Cards position notation (one player; space-separated fields):
+
+  <card>=<marks> ... t<tickets> <rolls done>/<rolls> <next>
+
+  card=marks  each of the player's cards (1 to {hand}, each at most once), by code, with what is
+              marked on it, - for nothing; the marks are the card's own (below)
+  t<tickets>  unused tickets (never more than the cards have given)
+  done/rolls  rolls done so far (recorded or lost) of the game's {rolls} (rule option rolls)
+  next        roll       the dice are rolled next
+              B<b>R<r>   the Black die shows b and the Red die r: a record is due
+              end        all rolls are done (done = rolls)
+
+A lost roll (one recorded on no card) is only counted in <rolls done>: the rolls recorded on the
+cards never exceed it, and the difference is the lost ones.
+
+Moves (one record a roll): CODE:where, e.g. SOL:R3 (the Red 3 on Solitaire), DBL:4-4 (both dice),
+  RP:2:9 (a 9 in row 2 of Reverse Pyramid), with +Nt when N tickets change the dice (SOL:R5+2t:
+  a Red 3 made a 5); lose (nothing recorded: only when no card takes the roll as rolled, unless
+  rule option may_pass). Chance outcomes: B6R3.
+
+Marks of each kind of card:
+  cells, bingo  the marked boxes by their number, comma-separated: B6,R5 / 4-5,6 / 9,11
+  sudoku        the numbers recorded, as digits in increasing order: 1146
+  pyramid       each row, bottom first, as filled:sum or -, joined by /: 1:9/2:9/1:4/-
+  polyomino     each column's height, one digit each: 102000
+
+The cards ({source}):
+{cards}
+
+Examples:
+  {example}
+      the example position (dicetree best dicecards --example)
+  SOL=- SUD=- BB=- HOP=- DBL=- YY=- t0 0/50 roll
+      a fresh game with six cards
+  HOP=1,2,3 t0 3/50 B4R5
+      Hopscotch alone, three squares hopped: 4-5 takes both dice
+"""
+
+_TICKETS = re.compile(r"t(0|[1-9][0-9]{0,3})$")
+_ROLLS = re.compile(r"(0|[1-9][0-9]{0,3})/(0|[1-9][0-9]{0,3})$")
+_DICE = re.compile(r"B([1-9])R([1-9])$")
+
+
+def notation_help(game: CardGame) -> str:
+    """The notation's documentation with the game's own cards listed."""
+    cards = "\n".join(f"  {card.describe()}" for card in game.library.cards)
+    return NOTATION_HELP.format(hand=HAND, rolls=game.rolls, source=game.library.source, cards=cards,
+                                example=game.example_position())
+
+
+def parse_position(text: str, game: CardGame) -> DiceCardsState:
+    """The state ``text`` describes; :class:`PositionError` (one line) if malformed or impossible."""
+    words = str(text).split()
+    if len(words) < 4:
+        raise PositionError(f"a Dice Cards position is <card>=<marks> ... t<tickets> <done>/<rolls> <next>, "
+                            f"not '{shorten(text)}' (see `dicetree notation dicecards`)")
+    *card_words, ticket_word, rolls_word, next_word = words
+    codes: list[str] = []
+    marks = []
+    cards: list[Card] = []
+    for word in card_words:
+        code, equals, marked = word.partition("=")
+        if not equals or not marked:
+            raise PositionError(f"'{shorten(word)}' is not a card: write CODE=marks, e.g. SOL=B6,R5 or SOL=-")
+        if code not in game.library:
+            raise PositionError(f"unknown card '{shorten(code)}' (the cards: {game.library.codes()})")
+        if code in codes:
+            raise PositionError(f"card {code} appears twice (a player's cards are all different)")
+        card = game.library[code]
+        codes.append(code)
+        cards.append(card)
+        marks.append(card.parse_marks(marked))
+    if len(codes) > HAND:
+        raise PositionError(f"{len(codes)} cards: a player plays at most {HAND}")
+    found = _TICKETS.match(ticket_word)
+    if not found:
+        raise PositionError(f"'{shorten(ticket_word)}' is not the tickets field: write t<unused tickets>, e.g. t2")
+    tickets = int(found.group(1))
+    found = _ROLLS.match(rolls_word)
+    if not found:
+        raise PositionError(f"'{shorten(rolls_word)}' is not the rolls field: write <rolls done>/<rolls>, e.g. 12/50")
+    done, total = int(found.group(1)), int(found.group(2))
+    if total != game.rolls:
+        raise PositionError(f"the position is for a game of {total} rolls, this game has {game.rolls} "
+                            f"(rule option rolls={total} plays that game)")
+    if done > total:
+        raise PositionError(f"{done} rolls done of {total}")
+    marks_tuple = tuple(marks)
+    recorded = rolls_recorded(cards, marks_tuple)
+    if recorded > done:
+        raise PositionError(f"the cards hold {recorded} records after only {done} rolls")
+    given = tickets_given(cards, marks_tuple)
+    if tickets > given:
+        raise PositionError(f"{tickets} unused tickets, but the cards have given only {given}")
+    if next_word == "end":
+        if done != total:
+            raise PositionError(f"'end' after {done} of {total} rolls: the game ends after the last roll")
+        return DiceCardsState(tuple(codes), marks_tuple, tickets, done, OVER, ())
+    if done == total:
+        raise PositionError(f"all {total} rolls are done: the next field is 'end', not '{shorten(next_word)}'")
+    if next_word == "roll":
+        return DiceCardsState(tuple(codes), marks_tuple, tickets, done, ROLL, ())
+    found = _DICE.match(next_word)
+    if not found:
+        raise PositionError(f"'{shorten(next_word)}' is not what comes next: roll, end, or the dice as B<black>R<red>, "
+                            "e.g. B6R3")
+    black, red = int(found.group(1)), int(found.group(2))
+    if black > FACES or red > FACES:
+        raise PositionError(f"'{next_word}': a die shows 1..{FACES}")
+    return DiceCardsState(tuple(codes), marks_tuple, tickets, done, RECORD, (black, red))
+
+
+def format_position(state: DiceCardsState, game: CardGame) -> str:
+    """The canonical position string of ``state``: ``parse_position(format_position(s)) == s``."""
+    cards = " ".join(f"{code}={game.library[code].format_marks(marks)}" for code, marks in zip(state.cards, state.marks))
+    if state.phase == RECORD:
+        next_word = f"B{state.roll[0]}R{state.roll[1]}"
+    else:
+        next_word = "end" if state.phase == OVER else "roll"
+    return f"{cards} t{state.tickets} {state.rolls}/{game.rolls} {next_word}".lstrip()
