@@ -26,6 +26,7 @@ GAMES: dict[str, str] = {
     "rolldown": "solver.games.rolldown:Rolldown",
     "dicefights": "solver.games.dicefights:DiceFights",
     "dicegeddon": "solver.games.dicegeddon:Dicegeddon",
+    "dicecards": "solver.games.dicecards:DiceCards",
 }
 """Command-line name -> ``package:Class`` of the game (its ``game_type.short_name`` is the same name)."""
 
