@@ -28,7 +28,7 @@ from solver.game import CHANCE, TERMINAL
 from solver.games.dicefights import DiceFights
 from solver.games.dicefights.evaluation import SAVED_GOLD_PER_DIE, TEMPER, config, win_table
 from solver.games.dicefights.policies import MAX_ROUNDS, POLICIES
-from solver.games.dicefights.rules import ROLL
+from solver.games.dicefights.state import ROLL
 
 POLICY_NAMES = ["dice", "random", "attack", "gold"]
 

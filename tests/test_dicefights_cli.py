@@ -79,3 +79,21 @@ def test_rolldown_is_still_answered_by_expectiminimax():
     result = run("best", "rolldown", "d8:5/d6:3 a -/-", "--depth", "1")
     assert result.exit_code == 0 and "Principal line" in result.output
     assert run("best", "rolldown", "d8:5/d6:3 a -/-", "--rule", "x=1").exit_code == 2
+
+
+def test_a_position_beginning_with_a_dash_gets_the_games_own_message():
+    """Audit (issue 10): this used to be click's "No such option". Life -3 is refused because only a
+    finished game keeps a Life below 0, and the same Life in a finished game is a position."""
+    result = run("best", "dicefights", "-3:0:5:111 20:0:5:111 roll", "--depth", "1")
+    assert result.exit_code == 2 and "No such option" not in result.output
+    assert result.output.strip() == ("error: P1's Life is -3: 1 to 20 while in the game, 0 once out "
+                                     "(only a finished game, phase over, keeps a Life below 0)")
+    finished = run("best", "dicefights", "-3:0:5:111 20:0:5:111 over:2", "--depth", "1")
+    assert "No such option" not in finished.output and "Life is -3" not in finished.output
+    assert "Traceback" not in finished.output
+
+
+def test_a_wrong_winner_gets_one_line_naming_the_right_one():
+    result = run("best", "dicefights", "0:0:5:111 -2:0:5:111 over:2", "--depth", "1")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "less dead than P2 (Life -2)" in result.output and result.output.strip().endswith("write over:1")

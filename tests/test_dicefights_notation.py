@@ -3,6 +3,7 @@ stated assumption, and one specific PositionError for every malformed or impossi
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -11,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.game import CHANCE, TERMINAL, PositionError
-from solver.games.dicefights import DiceFights, FightState
-from solver.games.dicefights.rules import BUY, NO_OWNER, ROLL, TOTAL_CORE_DICE
+from solver.games.dicefights import DiceFights, DiceFightsState
+from solver.games.dicefights.state import BUY, NO_OWNER, ROLL, TOTAL_CORE_DICE
 
 GAMES = {players: DiceFights(players=players) for players in range(2, 7)}
 
 
-def playout_state(players: int, seed: int, steps: int) -> FightState:
+def playout_state(players: int, seed: int, steps: int) -> DiceFightsState:
     """The position after ``steps`` random steps of a random game (any phase, finished ones too)."""
     game, rng = GAMES[players], random.Random(seed)
     state = game.new_game()
@@ -52,7 +53,7 @@ def shop_states(draw):
     life = draw(st.lists(st.integers(0, 20), min_size=players, max_size=players))
     if sum(1 for x in life if x) < 2:
         life[:2] = [1, 1]
-    return FightState(
+    return DiceFightsState(
         life=tuple(life),
         bank=tuple(draw(st.lists(st.integers(0, 10**6), min_size=players, max_size=players))),
         dice=tuple(5 + e for e in extra),
@@ -142,3 +143,116 @@ def test_a_target_node_needs_a_real_choice():
 def test_a_race_needs_the_chance_rule():
     with pytest.raises(PositionError, match="race rule 'chance'"):
         DiceFights(race="split").parse("20:30:5:111>B 20:30:5:111>B race")
+
+
+# ----- the audit of issue 10 -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "players, position, phrase",
+    [
+        # P1 at 0 and P2 at -2 fell together: P1, the less dead, won.
+        (2, "0:0:5:111 -2:0:5:111 over:2", "P1 (Life 0) fell with P2 in the last round"),
+        (2, "0:0:5:111 -2:0:5:111 over:2", "less dead than P2 (Life -2): when everyone left falls together the "
+                                           "least dead win; write over:1"),
+        # Equally dead: a shared win.
+        (2, "0:0:5:111 0:0:5:111 over:1", "is as dead as P1 (Life 0)"),
+        (2, "0:0:5:111 0:0:5:111 over:1", "write over:12"),
+        (2, "0:0:5:111 0:0:5:111 over:2", "write over:12"),
+        (3, "-2:0:5:111 -1:0:5:111 -3:0:5:111 over:1", "P2 (Life -1) is less dead than P1 (Life -2)"),
+        (3, "-2:0:5:111 -2:0:5:111 -3:0:5:111 over:1", "P2 (Life -2) is as dead as P1 (Life -2)"),
+        # Players at 0 out before cannot all be: someone fell with the winner.
+        (3, "0:0:5:111 0:0:5:111 -1:0:5:111 over:3", "at least one of P1 and P2 (Life 0) fell with P3"),
+        (3, "0:0:5:111 0:0:5:111 0:0:5:111 over:1", "e.g. over:123"),
+        (3, "0:0:5:111 3:0:5:111 -1:0:5:111 over:3", "P2 is the last one standing and so the only winner; write over:2"),
+    ],
+)
+def test_the_winners_must_be_the_ones_the_life_values_make(players, position, phrase):
+    with pytest.raises(PositionError, match=re.escape(phrase)):
+        GAMES[players].parse(position)
+
+
+@pytest.mark.parametrize(
+    "players, position",
+    [
+        (2, "0:0:5:111 -2:0:5:111 over:1"),
+        (2, "0:0:5:111 0:0:5:111 over:12"),
+        (2, "-3:0:5:111 20:0:5:111 over:2"),
+        (3, "0:0:5:111 0:0:5:111 -3:0:5:111 over:1"),  # P2 was out before; P1 and P3 fell together
+        (3, "-1:0:5:111 -1:0:5:111 0:0:5:111 over:12"),  # P3 was out before
+        (3, "-1:0:5:111 -1:0:5:111 0:0:5:111 over:3"),  # or fell with them, the least dead
+    ],
+)
+def test_finished_games_the_life_values_allow_are_accepted(players, position):
+    assert GAMES[players].format(GAMES[players].parse(position)) == position
+
+
+@pytest.mark.parametrize("players, seed", [(p, s) for p in range(2, 7) for s in range(4)])
+def test_every_finished_game_is_accepted_with_its_winners(players, seed):
+    """The refusals above never refuse a game's real end: play random games to the end."""
+    state = playout_state(players, seed, 100_000)
+    assert GAMES[players].current_player(state) == TERMINAL
+    assert GAMES[players].parse(GAMES[players].format(state)) == state
+
+
+def test_a_suggested_winner_list_is_always_accepted():
+    game = GAMES[3]
+    for lives in itertools.product((0, -1, -2), repeat=3):
+        fields = " ".join(f"{life}:0:5:111" for life in lives)
+        for winners in ("1", "2", "3", "12", "13", "23", "123"):
+            try:
+                game.parse(f"{fields} over:{winners}")
+            except PositionError as error:
+                suggested = re.search(r"over:([0-9]+)$", str(error))
+                assert suggested, str(error)
+                game.parse(f"{fields} over:{suggested.group(1)}")
+
+
+@pytest.mark.parametrize(
+    "position, phrase",
+    [
+        ("20:0:5:111 20:0:5:111 roll extra", "'extra' follows the phase 'roll': a position is one field per player, "
+                                             "then the phase, and nothing after it"),
+        ("20:0:5:111 20:0:5:111 roll 20:0:5:111", "'20:0:5:111' follows the phase 'roll'"),
+        ("20:0:5:111 20:0:5:111 buy buy", "'buy' follows the phase 'buy'"),
+        ("20:0:5:111 20:0:5:111 fight extra", "unknown phase 'fight'"),
+    ],
+)
+def test_a_field_after_the_phase_is_named_as_such(position, phrase):
+    with pytest.raises(PositionError, match=re.escape(phrase)) as error:
+        GAMES[2].parse(position)
+    assert "player" not in str(error.value).split(":")[0]  # not read as a count of players
+
+
+@pytest.mark.parametrize(
+    "position, phrase",
+    [
+        ("20:0:05:111 20:0:5:111 roll", "P1's field '20:0:05:111' writes 05 for 5: numbers are written without "
+                                        "leading zeros"),
+        ("020:0:5:111 20:0:5:111 roll", "writes 020 for 20"),
+        ("20:00:5:111 20:0:5:111 roll", "writes 00 for 0"),
+        ("20:0:5:111 -00:0:5:111 over:1", "writes -00 for 0"),
+        ("20:0:5:111 -0:0:5:111 over:1", "writes -0 for 0"),
+        ("20:0:5:111=02a2d1g 20:0:5:111=2a2d1g reroll", "P1's roll '02a2d1g' writes 02 for 2"),
+        ("20:0:5:111=2a2d0g?01 20:0:5:111=2a2d1g rerolling", "writes 01 for 1"),
+        ("20:30:5:111>03c 20:30:5:111>B race", "P1's purchase '03c' writes 03 for 3"),
+    ],
+)
+def test_only_the_canonical_form_is_accepted(position, phrase):
+    with pytest.raises(PositionError, match=re.escape(phrase)):
+        GAMES[2].parse(position)
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "20:0:5:111 " * 500 + "roll",
+        "20:0:5:111 20:0:5:111 " + "x" * 5000,
+        "20:0:5:111 " + "9" * 5000 + " roll",
+        "20:0:5:111=" + "1a" * 3000 + " 20:0:5:111 reroll",
+        "20:30:5:111>" + "a+" * 3000 + "B 20:30:5:111>B race",
+        "20:0:5:111 20:0:5:111 roll " + "y" * 5000,
+    ],
+)
+def test_an_error_does_not_echo_a_very_long_input(position):
+    with pytest.raises(PositionError) as error:
+        GAMES[2].parse(position)
+    assert len(str(error.value)) < 300

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 import random
@@ -13,7 +14,8 @@ from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, GameError
 from solver.games.dicefights import DiceFights
 from solver.games.dicefights.faces import GOLD, SHIELD, SWORD, roll_distribution
 from solver.games.dicefights.policies import POLICIES, play_game
-from solver.games.dicefights.rules import (
+from solver.games.dicefights.rules import RULE_OPTIONS, damage_taken
+from solver.games.dicefights.state import (
     BUY,
     KEEP,
     MAX_MULTIPLIER,
@@ -30,7 +32,6 @@ from solver.games.dicefights.rules import (
     Reroll,
     Roll,
     Target,
-    damage_taken,
 )
 
 GAME = DiceFights()
@@ -51,16 +52,30 @@ def test_a_new_game_gives_everyone_life_20_five_dice_and_multipliers_1(players):
     assert game.current_player(state) == CHANCE and state.phase == ROLL
 
 
-@pytest.mark.parametrize("players", [1, 7, "x"])
+@pytest.mark.parametrize("players", [1, 7, "x", "07", True])
 def test_two_to_six_players(players):
-    with pytest.raises(GameError, match="players"):
+    with pytest.raises(GameError, match="rule option players must be a whole number 2..6"):
         DiceFights(players=players)
 
 
 @pytest.mark.parametrize("option, value", [("race", "first"), ("shields", "twice"), ("bundles", "some")])
 def test_unknown_rule_options_are_refused(option, value):
-    with pytest.raises(GameError, match=f"unknown {option} rule"):
+    with pytest.raises(GameError, match=f"rule option {option} must be one of"):
         DiceFights(**{option: value})
+
+
+def test_the_constructor_takes_typed_values_and_text_alike():
+    typed = DiceFights(players=3, race="split", exact_chance_limit=100)
+    text = DiceFights(players="3", race="split", exact_chance_limit="100")
+    assert repr(typed) == repr(text) and typed.num_players == text.num_players == 3
+    assert typed.exact_chance_limit == text.exact_chance_limit == 100
+
+
+def test_the_constructor_defaults_are_the_declared_ones():
+    """The signature repeats the declared defaults for Python callers: they must not drift apart."""
+    defaults = {name: p.default for name, p in inspect.signature(DiceFights).parameters.items()}
+    assert defaults == {option.name: option.default for option in RULE_OPTIONS}
+    assert DiceFights.rule_options == RULE_OPTIONS
 
 
 # ----- phase 1: roll ------------------------------------------------------------------------------

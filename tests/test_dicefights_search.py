@@ -11,7 +11,7 @@ import pytest
 from solver.games.dicefights import DiceFights
 from solver.games.dicefights.evaluation import config, evaluate, temper, win_table
 from solver.games.dicefights.policies import POLICIES, Policy, play_game
-from solver.games.dicefights.rules import NOTHING, REROLLING, Reroll
+from solver.games.dicefights.state import NOTHING, REROLLING, Reroll
 from solver.matrix_game import solve_matrix_game
 from solver.simultaneous import SimultaneousSearcher
 
@@ -41,7 +41,7 @@ def test_a_reroll_node_is_a_matrix_game_with_both_strategies():
 
 def test_the_search_value_is_the_lp_value_of_the_evaluated_children():
     options = GAME.joint_actions(ENDGAME)
-    matrix = [[evaluate(GAME, GAME.apply(ENDGAME, (a, b)), 0) for b in options[1]] for a in options[0]]
+    matrix = [[evaluate(GAME.apply(ENDGAME, (a, b)), 0, GAME) for b in options[1]] for a in options[0]]
     result = SimultaneousSearcher(GAME).search(ENDGAME, depth=1)
     assert result.players[0].value == pytest.approx(solve_matrix_game(matrix).value)
 
@@ -84,10 +84,10 @@ def test_a_time_limit_keeps_the_last_completed_depth():
 
 # ----- the evaluation ------------------------------------------------------------------------------------
 def test_the_symmetric_start_is_even_and_advantages_count():
-    assert evaluate(GAME, GAME.new_game(), 0) == pytest.approx(0.5)
-    assert evaluate(GAME, GAME.parse("20:0:6:111 20:0:5:111 roll"), 0) > 0.6
-    assert evaluate(GAME, GAME.parse("20:0:5:111 12:0:5:111 roll"), 0) > 0.6
-    assert evaluate(GAME, GAME.parse("20:0:5:111 20:0:5:211 roll"), 0) < 0.4
+    assert evaluate(GAME.new_game(), 0, GAME) == pytest.approx(0.5)
+    assert evaluate(GAME.parse("20:0:6:111 20:0:5:111 roll"), 0, GAME) > 0.6
+    assert evaluate(GAME.parse("20:0:5:111 12:0:5:111 roll"), 0, GAME) > 0.6
+    assert evaluate(GAME.parse("20:0:5:111 20:0:5:211 roll"), 0, GAME) < 0.4
     # At a purchase node the Bank buys dice now; elsewhere savings count half.
     assert config(GAME.parse("20:9:5:111 20:0:5:111 buy"), 0)[0] == 8
     assert config(GAME.parse("20:9:5:111 20:0:5:111 roll"), 0)[0] == 6
@@ -100,7 +100,7 @@ def test_two_player_evaluations_are_complementary_and_bounded(seed):
     for _ in range(60):
         if GAME.is_terminal(state):
             break
-        a, b = evaluate(GAME, state, 0), evaluate(GAME, state, 1)
+        a, b = evaluate(state, 0, GAME), evaluate(state, 1, GAME)
         assert 0 <= a <= 1 and a + b == pytest.approx(1)
         if GAME.is_chance(state):
             state = GAME.apply(state, GAME.sample_chance(state, rng))
@@ -111,8 +111,8 @@ def test_two_player_evaluations_are_complementary_and_bounded(seed):
 def test_a_reroll_in_progress_is_evaluated_as_the_exact_average():
     rolling = GAME.apply(ENDGAME, (Reroll(swords=2), Reroll(gold=2)))
     assert rolling.phase == REROLLING
-    expected = sum(p * evaluate(GAME, GAME.apply(rolling, o), 0) for o, p in GAME.chance_outcomes(rolling))
-    assert evaluate(GAME, rolling, 0) == pytest.approx(expected)
+    expected = sum(p * evaluate(GAME.apply(rolling, o), 0, GAME) for o, p in GAME.chance_outcomes(rolling))
+    assert evaluate(rolling, 0, GAME) == pytest.approx(expected)
 
 
 def test_the_frozen_fight_table_matches_frozen_fights_played_out():
@@ -134,7 +134,7 @@ def test_three_player_heuristic_shares_add_up_to_one():
     game = DiceFights(players=3)
     for text in ["20:0:5:111 14:0:6:211 9:8:5:121 roll", "20:0:5:111=2a2d1g 14:0:6:211=3a3d0g 9:8:5:121=0a5d0g reroll"]:
         state = game.parse(text)
-        assert sum(evaluate(game, state, p) for p in range(3)) == pytest.approx(1)
+        assert sum(evaluate(state, p, game) for p in range(3)) == pytest.approx(1)
 
 
 # ----- policies ------------------------------------------------------------------------------------------

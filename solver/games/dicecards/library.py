@@ -426,10 +426,21 @@ class PyramidCard(Card):
         for row, ((filled, total), size) in enumerate(zip(marks, self.rows)):
             if filled == size:
                 continue
-            for number in range(1, MAX_NUMBER + 1):
-                after = marks[:row] + ((filled + 1, total + number),) + marks[row + 1:]
-                if self.feasible(after):
-                    found.append(Slot(f"{row + 1}:{number}", Need("N", number), after))
+            others = [(f, t, n) for i, ((f, t), n) in enumerate(zip(marks, self.rows)) if i != row]
+            complete = {t for f, t, n in others if f == n}
+            least = max((t + n - f for f, t, n in others if f < n), default=1)
+            if len(complete) > 1:
+                continue
+            highest = next(iter(complete)) if complete else MAX_NUMBER  # the largest common sum still open
+            if least > highest:
+                continue
+            if filled + 1 == size:  # this number completes the row: at the common sum
+                low, high = (highest, highest) if complete else (least, MAX_NUMBER)
+                numbers = range(max(1, low - total), high - total + 1)
+            else:  # the row's other empty boxes need at least 1 each
+                numbers = range(1, highest - total - (size - filled - 1) + 1)
+            found += [Slot(f"{row + 1}:{number}", Need("N", number),
+                           marks[:row] + ((filled + 1, total + number),) + marks[row + 1:]) for number in numbers]
         return tuple(found)
 
     def raw_points(self, marks: tuple[tuple[int, int], ...]) -> int:

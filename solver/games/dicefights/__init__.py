@@ -1,6 +1,9 @@
-"""Dice Fights: rules (``rules``), dice faces (``faces``, ``faces.json``), notation (``notation``),
-the leaf evaluation (``evaluation``) and fixed playing policies (``policies``)."""
+"""Dice Fights, top to bottom: the state value, actions and constants (``state``), the dice faces
+(``faces``, ``faces.json``), the rules (``rules``), the notation (``notation``), the leaf
+evaluation (``evaluation``), the game (``game``: :class:`DiceFights`), and fixed playing policies
+(``policies``)."""
 
-from solver.games.dicefights.rules import Bundle, DiceFights, FightState, Reroll, Roll, Target
+from solver.games.dicefights.game import DiceFights
+from solver.games.dicefights.state import Bundle, DiceFightsState, Reroll, Roll, Target
 
-__all__ = ["Bundle", "DiceFights", "FightState", "Reroll", "Roll", "Target"]
+__all__ = ["Bundle", "DiceFights", "DiceFightsState", "Reroll", "Roll", "Target"]

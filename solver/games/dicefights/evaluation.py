@@ -14,9 +14,9 @@ A frozen fight is overconfident — in play both sides keep buying, so today's e
 forever — so the probability ``v`` is *tempered*: ``v**k / (v**k + (1 - v)**k)`` (the log-odds
 times ``k``), :data:`TEMPER` ``k = 0.4``, the best ``k`` by the Brier score at the round starts
 of 600 games between the fixed purchase policies (:mod:`solver.games.dicefights.policies`;
-``benchmarks/dicefights_evaluation.py`` reproduces it): 0.156, against 0.190 for the untempered
-frozen fight with Bank // 3 everywhere and 0.249 for a constant 1/2. (Savings counted as nothing
-score 0.149 there — the big Banks in those games belong to the weak saving policies — but would
+``benchmarks/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
+untempered frozen fight with Bank // 3 everywhere and 0.249 for a constant 1/2. (Savings counted as
+nothing score 0.147 there — the big Banks in those games belong to the weak saving policies — but would
 make a searching player never save: they count half.)
 
 By phase: ``roll`` and ``buy`` read the table at the current Life; ``reroll`` settles the dice as
@@ -33,9 +33,9 @@ which keeps the paranoid search's wide matrices affordable.
 
 >>> from solver.games.dicefights import DiceFights
 >>> game = DiceFights()
->>> round(evaluate(game, game.new_game(), 0), 6)   # the symmetric start
+>>> round(evaluate(game.new_game(), 0, game), 6)   # the symmetric start
 0.5
->>> round(evaluate(game, game.parse("20:0:6:111 20:0:5:111 roll"), 0), 3)   # six Core Dice against five
+>>> round(evaluate(game.parse("20:0:6:111 20:0:5:111 roll"), 0, game), 3)   # six Core Dice against five
 0.803
 """
 
@@ -49,7 +49,9 @@ import numpy as np
 
 from solver.game import TooManyOutcomes
 from solver.games.dicefights.faces import FACES_PER_DIE, GOLD, SHIELD, SWORD, roll_distribution, symbol_distribution
-from solver.games.dicefights.rules import (
+from solver.games.dicefights.notation import format_position
+from solver.games.dicefights.rules import DiceFightsRules, damage_taken, hardest_hit
+from solver.games.dicefights.state import (
     BOX_VALUE,
     BUY,
     NOT_ROLLED,
@@ -59,11 +61,9 @@ from solver.games.dicefights.rules import (
     REROLLING,
     ROLLED_PHASES,
     START_LIFE,
-    DiceFights,
-    FightState,
-    damage_taken,
-    hardest_hit,
+    DiceFightsState,
 )
+from solver.pov import PointOfView
 
 TEMPER = 0.4
 """The frozen-fight probability's log-odds are multiplied by this (see the module notes)."""
@@ -80,7 +80,7 @@ Config = tuple[int, bool, int, int]
 """What a frozen fight needs of a player: (Core Dice counting the Bank, owns the Box, Attack, Defense)."""
 
 
-def evaluate(game: DiceFights, state: FightState, player: int) -> float:
+def evaluate(state: DiceFightsState, player: int, game: DiceFightsRules) -> float:
     """``player``'s estimated probability of winning at ``state`` (any phase), within [0, 1]."""
     phase = state.phase
     if phase == OVER:
@@ -89,17 +89,18 @@ def evaluate(game: DiceFights, state: FightState, player: int) -> float:
         return 0.0
     alive = state.alive()
     if phase == RACE or (phase == REROLLING and len(alive) == 2):
-        return _average(game, state, player)
+        return _average(state, player, game)
     if len(alive) > 2:
         if phase in ROLLED_PHASES:
-            return _survival_share(game, *_expected_round(game, state), player)
-        return _survival_share(game, state, state.life, player)
+            expected, life = _expected_round(state, game)
+            return _survival_share(expected, life, player, game)
+        return _survival_share(state, state.life, player, game)
     if phase == REROLL:
-        return evaluate(game, game.settle(state), player)
+        return evaluate(game.settle(state), player, game)
     first, second = alive
     table = win_table(game.layout.core_weights, game.layout.box_weights, config(state, first), config(state, second))
     value = temper(float(table[state.life[first], state.life[second]]))
-    return value if player == first else 1.0 - value
+    return PointOfView.of(game).view(value, seen_by=first, player=player)
 
 
 def temper(value: float) -> float:
@@ -109,7 +110,7 @@ def temper(value: float) -> float:
     return up / (up + down)
 
 
-def config(state: FightState, player: int, gold_per_die: int | None = None) -> Config:
+def config(state: DiceFightsState, player: int, gold_per_die: int | None = None) -> Config:
     """``player``'s frozen-fight configuration; the Bank counts as Core Dice, at ``gold_per_die``
     Gold each (default: 3 at a purchase node, 6 elsewhere; see the module notes)."""
     price = gold_per_die or (SPEND_GOLD_PER_DIE if state.phase == BUY else SAVED_GOLD_PER_DIE)
@@ -118,16 +119,16 @@ def config(state: FightState, player: int, gold_per_die: int | None = None) -> C
     return (state.dice[player] + bought, state.box == player, attack, defense)
 
 
-def _average(game: DiceFights, state: FightState, player: int) -> float:
+def _average(state: DiceFightsState, player: int, game: DiceFightsRules) -> float:
     try:
         outcomes = game.chance_outcomes(state)
     except TooManyOutcomes:
-        rng = random.Random(game.format(state))
+        rng = random.Random(format_position(state, game))  # the same samples whenever the position recurs
         outcomes = [(game.sample_chance(state, rng), 1.0 / SAMPLES) for _ in range(SAMPLES)]
-    return sum(p * evaluate(game, game.apply(state, outcome), player) for outcome, p in outcomes)
+    return sum(p * evaluate(game.apply(state, outcome), player, game) for outcome, p in outcomes)
 
 
-def _expected_round(game: DiceFights, state: FightState) -> tuple[FightState, list[float]]:
+def _expected_round(state: DiceFightsState, game: DiceFightsRules) -> tuple[DiceFightsState, list[float]]:
     """The rest of the round on average (three or more players): dice waiting to be re-rolled show
     their expected symbols, everyone attacks whom they hurt most, Gold goes to the Bank. The
     position before the purchases (Bank and all) and each player's expected Life."""
@@ -156,7 +157,7 @@ def _expected_round(game: DiceFights, state: FightState) -> tuple[FightState, li
     return state._replace(bank=bank, phase=BUY), life
 
 
-def _survival_share(game: DiceFights, state: FightState, life: Sequence[float], player: int) -> float:
+def _survival_share(state: DiceFightsState, life: Sequence[float], player: int, game: DiceFightsRules) -> float:
     """The three-or-more-player heuristic: win shares proportional to expected survival cubed."""
     core, box = game.layout.core_weights, game.layout.box_weights
     alive = [p for p in state.alive() if life[p] > 0]

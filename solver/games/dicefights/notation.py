@@ -1,17 +1,31 @@
-"""Dice Fights position strings: parse, validate, and write the canonical form.
+"""Dice Fights position strings and move names: parse, validate, and write the canonical form.
 
-See :func:`notation_help` (printed by ``dicetree notation dicefights``). ``parse_position(game,
-format_position(state)) == state`` for every reachable state (a property test checks it).
+See :func:`notation_help` (printed by ``dicetree notation dicefights``). ``parse_position(
+format_position(state, game), game) == state`` for every reachable state (a property test checks
+it), and the canonical form is the only one accepted (no leading zeros, the phase last).
+
+>>> from solver.games.dicefights import DiceFights
+>>> game = DiceFights()
+>>> state = parse_position("20:0:5:111=2a2d1g 18:3:6+:211=1a3d2g/d", game)
+>>> format_position(state, game)
+'20:0:5:111=2a2d1g 18:3:6+:211=1a3d2g/d reroll'
+>>> parse_position("0:0:5:111 -2:0:5:111 over:2", game)
+Traceback (most recent call last):
+...
+solver.game.PositionError: P1 (Life 0) fell with P2 in the last round (a game ends when one player is left) and is less dead than P2 (Life -2): when everyone left falls together the least dead win; write over:1
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from solver.game import PositionError
 from solver.games.dicefights.faces import SYMBOL_LETTERS
-from solver.games.dicefights.rules import (
+from solver.games.dicefights.rules import DiceFightsRules
+from solver.games.dicefights.state import (
     MAX_MULTIPLIER,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -19,26 +33,27 @@ from solver.games.dicefights.rules import (
     NOT_ROLLED,
     NOTHING,
     OVER,
-    PHASES,
+    PHASE_NAMES,
     RACE,
     REROLLING,
+    ROLL,
     ROLLED_PHASES,
     START_DICE,
     START_LIFE,
     TARGET,
     TOTAL_CORE_DICE,
     Bundle,
-    DiceFights,
-    FightState,
-    bundle_text,
-    player_name,
-    roll_text,
+    DiceFightsState,
+    Reroll,
+    Target,
 )
+from solver.rule_options import shorten
 
-_NUMBER = r"([0-9]{1,9})"  # ASCII digits only; at most 9 of them
-_BASE = re.compile(rf"(-?[0-9]{{1,9}}):{_NUMBER}:{_NUMBER}(\+?):([0-9]*)$")
-_ROLL = re.compile(rf"{_NUMBER}a{_NUMBER}d{_NUMBER}g(?:\?{_NUMBER})?(?:/([adg?]))?$")
-_DICE_ITEM = re.compile(rf"{_NUMBER}c$")
+# Numbers are read as up to 9 ASCII digits, then checked to be written canonically (no leading zeros).
+_DIGITS = r"([0-9]{1,9})"
+_BASE = re.compile(rf"(-?[0-9]{{1,9}}):{_DIGITS}:{_DIGITS}(\+?):([0-9]*)$")
+_ROLL = re.compile(rf"{_DIGITS}a{_DIGITS}d{_DIGITS}g(?:\?{_DIGITS})?(?:/([adg?]))?$")
+_DICE_ITEM = re.compile(rf"{_DIGITS}c$")
 _OVER = re.compile(r"over:([1-9]+)$")
 
 NOTATION_TEXT = """\
@@ -71,6 +86,8 @@ the phase:
     race       chance: a random priority order settles clashing purchases (race rule "chance")
     over:<winners>  the game is over; the winners' seat numbers, e.g. over:2 (several: a draw)
 
+Numbers are written without leading zeros, and nothing follows the phase.
+
 Moves: re-rolls are named by how many dice showing each symbol go again (keep, roll 1a+2g, roll
 2d+B); targets 'at P3'; purchases like the purchase field, with 'nothing'.
 
@@ -89,7 +106,7 @@ Examples:
 """
 
 
-def notation_help(game: DiceFights) -> str:
+def notation_help(game: DiceFightsRules) -> str:
     """The notation text, with the face layout in use (and the assumption it may be)."""
     layout = game.layout
     assumption = (
@@ -98,11 +115,65 @@ def notation_help(game: DiceFights) -> str:
            "ASSUMPTION (pass your own file: DiceFights(faces=...), `--rule faces=FILE`)."
            if layout.assumed else "")
     ).rstrip()
-    return NOTATION_TEXT.format(assumption=assumption, example=game.example_position())
+    return NOTATION_TEXT.format(assumption=assumption, example=example_position(game))
 
 
-def format_position(state: FightState) -> str:
-    """The canonical position string of ``state`` (the phase always written)."""
+def example_position(game: DiceFightsRules) -> str:
+    """The built-in example: a re-roll node with every seat of ``game`` filled."""
+    return " ".join(["16:4:6:211=2a2d2g", "13:9:5:121=1a3d1g"][: game.num_players] +
+                    ["20:0:5:111=1a2d2g"] * (game.num_players - 2) + ["reroll"])
+
+
+# ----- move names ----------------------------------------------------------------------------------
+def roll_text(counts: Sequence[int], box: int | None = None) -> str:
+    """``2a1d2g`` (swords, shields, gold), with ``/d`` for the Box's symbol (``/?`` waiting)."""
+    text = f"{counts[0]}a{counts[1]}d{counts[2]}g"
+    if box is not None:
+        text += "/" + ("?" if box == NOT_ROLLED else SYMBOL_LETTERS[box])
+    return text
+
+
+def bundle_text(bundle: Bundle, nothing: str = "nothing") -> str:
+    """``3c+a+d`` — Core Dice, one letter per upgrade (a, d, g), ``B`` the Game Box — or ``nothing``."""
+    items = [f"{bundle.dice}c"] if bundle.dice else []
+    items += ["a"] * bundle.attack + ["d"] * bundle.defense + ["g"] * bundle.gold + ["B"] * bundle.box
+    return "+".join(items) or nothing
+
+
+def reroll_text(choice: Reroll) -> str:
+    """``keep``, or ``roll 1a+2g+B``: how many dice showing each symbol (and the Box) to re-roll."""
+    items = [f"{n}{letter}" for n, letter in zip(choice[:3], SYMBOL_LETTERS) if n] + ["B"] * choice.box
+    return "roll " + "+".join(items) if items else "keep"
+
+
+def action_name(state: DiceFightsState, action, game: DiceFightsRules) -> str:
+    """The name of a chance outcome (everyone's roll, a priority order), of one player's choice, or
+    of a joint choice (``P1 keep | P2 roll 1a``)."""
+    phase = state.phase
+    if phase in (ROLL, REROLLING):
+        return ", ".join(
+            f"{game.player_name(p)} {roll_text(r[:3], r.box if r.box != NOT_ROLLED else None)}"
+            for p, r in enumerate(action) if r is not None
+        )
+    if phase == RACE:
+        return "order " + " ".join(game.player_name(p) for p in action)
+    if isinstance(action, (Reroll, Target, Bundle)):
+        return _choice_name(action, game)
+    return " | ".join(f"{game.player_name(p)} {_choice_name(a, game)}" for p, a in enumerate(action) if a is not None)
+
+
+def _choice_name(choice: Reroll | Target | Bundle, game: DiceFightsRules) -> str:
+    if isinstance(choice, Reroll):
+        return reroll_text(choice)
+    if isinstance(choice, Target):
+        return f"at {game.player_name(choice.victim)}"
+    return bundle_text(choice)
+
+
+# ----- positions -----------------------------------------------------------------------------------
+def format_position(state: DiceFightsState, game: DiceFightsRules) -> str:
+    """The canonical position string of ``state`` (the phase always written; ``game`` is not needed
+    to write it, and is taken for the common signature of the games' notations)."""
     fields = []
     for p in range(state.players):
         attack, defense, gold = state.mults[p]
@@ -117,37 +188,43 @@ def format_position(state: FightState) -> str:
         if state.phase == RACE and alive:
             field += ">" + bundle_text(state.orders[p], nothing="-")
         fields.append(field)
-    phase = PHASES[state.phase]
+    phase = PHASE_NAMES[state.phase]
     if state.phase == OVER:
-        phase += ":" + "".join(str(p + 1) for p in state.winners)
+        phase += ":" + _seats(state.winners)
     return " ".join(fields + [phase])
 
 
-def parse_position(game: DiceFights, text: str) -> FightState:
+def parse_position(text: str, game: DiceFightsRules) -> DiceFightsState:
     """Parse and validate a position string; :class:`PositionError` says precisely what is wrong."""
     fields = text.split()
-    phase_token = fields[-1] if fields and fields[-1][:1].isalpha() else None
-    players = fields[:-1] if phase_token is not None else fields
+    # The player fields come first (each begins with its Life: a digit or '-'), then the phase, a word.
+    count = next((i for i, field in enumerate(fields) if field[:1].isalpha()), len(fields))
+    players, after = fields[:count], fields[count:]
+    phase_winners = _phase(after[0]) if after else None
+    if len(after) > 1:
+        raise PositionError(
+            f"'{shorten(after[1])}' follows the phase '{shorten(after[0])}': a position is one field per player, "
+            "then the phase, and nothing after it"
+        )
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise PositionError(
             f"a Dice Fights position has one field per player ({MIN_PLAYERS} to {MAX_PLAYERS}) and then the "
-            f"phase; got {len(players)} player field{'s' if len(players) != 1 else ''} in '{text}'"
+            f"phase; got {len(players)} player field{'s' if len(players) != 1 else ''} in '{shorten(text)}'"
         )
     if len(players) != game.num_players:
         raise PositionError(
             f"this position has {len(players)} players but the game is set up for {game.num_players} "
             f"(DiceFights(players={len(players)}); on the command line --rule players={len(players)})"
         )
-    parsed = [_player(token, p) for p, token in enumerate(players)]
+    parsed = [_player(token, game.player_name(p)) for p, token in enumerate(players)]
     has_rolls = any(item.roll is not None for item in parsed)
-    phase, winners = _phase(phase_token or ("reroll" if has_rolls else "roll"))
+    phase, winners = phase_winners or _phase("reroll" if has_rolls else "roll")
 
-    life = tuple(item.life for item in parsed)
     owners = [p for p, item in enumerate(parsed) if item.box]
     if len(owners) > 1:
-        raise PositionError(f"{' and '.join(map(player_name, owners))} both own the Game Box: there is one")
-    state = FightState(
-        life=life,
+        raise PositionError(f"{_names(owners, game)} both own the Game Box: there is one")
+    state = DiceFightsState(
+        life=tuple(item.life for item in parsed),
         bank=tuple(item.bank for item in parsed),
         dice=tuple(item.dice for item in parsed),
         mults=tuple(item.mults for item in parsed),
@@ -155,10 +232,10 @@ def parse_position(game: DiceFights, text: str) -> FightState:
         phase=phase,
         winners=winners,
     )
-    _check_players(state)
-    state = _with_rolls(state, parsed)
-    state = _with_orders(game, state, parsed)
-    _check_phase(game, state)
+    _check_players(state, game)
+    state = _with_rolls(state, parsed, game)
+    state = _with_orders(state, parsed, game)
+    _check_phase(state, game)
     return state
 
 
@@ -175,36 +252,51 @@ class _Field(NamedTuple):
     purchase: Bundle | None
 
 
-def _player(token: str, p: int) -> _Field:
-    who = player_name(p)
+def _player(token: str, who: str) -> _Field:
     main, _, purchase = token.partition(">")
     base, _, roll = main.partition("=")
     match = _BASE.match(base)
     if not match:
         raise PositionError(
-            f"{who}'s field '{token}' is not <life>:<bank>:<dice>[+]:<multipliers>, e.g. 20:0:5:111"
+            f"{who}'s field '{shorten(token)}' is not <life>:<bank>:<dice>[+]:<multipliers>, e.g. 20:0:5:111"
         )
     life, bank, dice, box, mults = match.groups()
     if not re.fullmatch(r"[1-4]{3}", mults):
         raise PositionError(
-            f"{who}'s multipliers '{mults}' must be three digits 1-{MAX_MULTIPLIER}: Attack, Defense, Gold (e.g. 111)"
+            f"{who}'s multipliers '{shorten(mults)}' must be three digits 1-{MAX_MULTIPLIER}: Attack, Defense, Gold "
+            "(e.g. 111)"
         )
+    where = f"{who}'s field '{shorten(token)}'"
     return _Field(
-        life=int(life), bank=int(bank), dice=int(dice), box=box == "+",
-        mults=tuple(int(c) for c in mults),
+        life=_number(life, where), bank=_number(bank, where), dice=_number(dice, where),
+        box=box == "+", mults=tuple(int(c) for c in mults),
         roll=_roll(roll, who) if "=" in main else None,
         purchase=_bundle(purchase, who) if ">" in token else None,
     )
+
+
+def _number(digits: str, where: str) -> int:
+    """The number ``digits`` read in ``where`` (e.g. "P1's roll '2a2d1g'"), refused unless canonical."""
+    value = int(digits)
+    if str(value) != digits:
+        raise PositionError(
+            f"{where} writes {digits} for {value}: numbers are written without leading zeros (a position has one "
+            "canonical form)"
+        )
+    return value
 
 
 def _roll(text: str, who: str) -> tuple[tuple[int, int, int], int | None, str | None]:
     match = _ROLL.match(text)
     if not match:
         raise PositionError(
-            f"{who}'s roll '{text}' is not <n>a<n>d<n>g (Swords, Shields, Gold), then ?<n> and /a, /d, /g or /?"
+            f"{who}'s roll '{shorten(text)}' is not <n>a<n>d<n>g (Swords, Shields, Gold), then ?<n> and /a, /d, "
+            "/g or /?"
         )
     swords, shields, gold, pending, box = match.groups()
-    return (int(swords), int(shields), int(gold)), (int(pending) if pending is not None else None), box
+    where = f"{who}'s roll '{shorten(text)}'"
+    counts = (_number(swords, where), _number(shields, where), _number(gold, where))
+    return counts, (_number(pending, where) if pending is not None else None), box
 
 
 def _bundle(text: str, who: str) -> Bundle:
@@ -214,35 +306,35 @@ def _bundle(text: str, who: str) -> Bundle:
     for item in text.split("+"):
         dice = _DICE_ITEM.match(item)
         if dice and not counts["c"] and int(dice.group(1)) > 0:
-            counts["c"] = int(dice.group(1))
+            counts["c"] = _number(dice.group(1), f"{who}'s purchase '{shorten(text)}'")
         elif item in ("a", "d", "g") or (item == "B" and not counts["B"]):
             counts[item] += 1
         else:
             raise PositionError(
-                f"{who}'s purchase '{text}' is not - or items joined by +: <n>c (Core Dice, once), a, d, g "
+                f"{who}'s purchase '{shorten(text)}' is not - or items joined by +: <n>c (Core Dice, once), a, d, g "
                 "(upgrades), B (the Game Box, once)"
             )
     return Bundle(counts["c"], counts["a"], counts["d"], counts["g"], counts["B"])
 
 
 def _phase(token: str) -> tuple[int, tuple[int, ...]]:
-    if token in PHASES and token != "over":
-        return PHASES.index(token), ()
+    if token in PHASE_NAMES and token != "over":
+        return PHASE_NAMES.index(token), ()
     match = _OVER.match(token)
     if match:
         seats = [int(c) - 1 for c in match.group(1)]
         if len(set(seats)) != len(seats) or seats != sorted(seats):
-            raise PositionError(f"'{token}': list the winners' seats once each, in order (e.g. over:13)")
+            raise PositionError(f"'{shorten(token)}': list the winners' seats once each, in order (e.g. over:13)")
         return OVER, tuple(seats)
     raise PositionError(
-        f"unknown phase '{token}': use roll, reroll, rerolling, target, buy, race or over:<winners>"
+        f"unknown phase '{shorten(token)}': use roll, reroll, rerolling, target, buy, race or over:<winners>"
     )
 
 
 # ----- the position as a whole ---------------------------------------------------------------------
-def _check_players(state: FightState) -> None:
+def _check_players(state: DiceFightsState, game: DiceFightsRules) -> None:
     for p in range(state.players):
-        who = player_name(p)
+        who = game.player_name(p)
         if state.dice[p] < START_DICE:
             raise PositionError(f"{who} has {state.dice[p]} Core Dice: a Stockpile starts with {START_DICE} and never shrinks")
         if state.phase != OVER and not 0 <= state.life[p] <= START_LIFE:
@@ -258,16 +350,16 @@ def _check_players(state: FightState) -> None:
         raise PositionError("fewer than two players are still in: the game is over (write the phase over:<winners>)")
 
 
-def _with_rolls(state: FightState, parsed: list[_Field]) -> FightState:
+def _with_rolls(state: DiceFightsState, parsed: list[_Field], game: DiceFightsRules) -> DiceFightsState:
     """The dice showing (phases reroll, rerolling, target), checked against each Stockpile."""
     phase = state.phase
     for p, item in enumerate(parsed):
-        who = player_name(p)
+        who = game.player_name(p)
         if item.roll is not None and (phase not in ROLLED_PHASES or state.life[p] <= 0):
-            why = "is out" if state.life[p] <= 0 and phase in ROLLED_PHASES else f"the phase is {PHASES[phase]}"
+            why = "is out" if state.life[p] <= 0 and phase in ROLLED_PHASES else f"the phase is {PHASE_NAMES[phase]}"
             raise PositionError(f"{who} shows a roll, but {why}: rolls are written in reroll, rerolling and target")
         if item.roll is None and phase in ROLLED_PHASES and state.life[p] > 0:
-            raise PositionError(f"{who} is in the game but shows no roll: phase {PHASES[phase]} needs =<n>a<n>d<n>g")
+            raise PositionError(f"{who} is in the game but shows no roll: phase {PHASE_NAMES[phase]} needs =<n>a<n>d<n>g")
     if phase not in ROLLED_PHASES:
         return state
     rolled, pending, box_face, box_pending = [], [], NOT_ROLLED, 0
@@ -276,7 +368,7 @@ def _with_rolls(state: FightState, parsed: list[_Field]) -> FightState:
             rolled.append((0, 0, 0))
             pending.append(0)
             continue
-        who = player_name(p)
+        who = game.player_name(p)
         counts, waiting, box = item.roll
         if waiting is not None and (phase != REROLLING or waiting == 0):
             raise PositionError(f"{who}'s roll has ?{waiting}: dice wait to be re-rolled only in rerolling, and then at least one")
@@ -304,16 +396,16 @@ def _with_rolls(state: FightState, parsed: list[_Field]) -> FightState:
     )
 
 
-def _with_orders(game: DiceFights, state: FightState, parsed: list[_Field]) -> FightState:
+def _with_orders(state: DiceFightsState, parsed: list[_Field], game: DiceFightsRules) -> DiceFightsState:
     """What each player asked to buy (phase race), checked against their options."""
     if state.phase != RACE:
         for p, item in enumerate(parsed):
             if item.purchase is not None:
-                raise PositionError(f"{player_name(p)} shows a purchase, but purchases are written only in phase race")
+                raise PositionError(f"{game.player_name(p)} shows a purchase, but purchases are written only in phase race")
         return state
     orders = []
     for p, item in enumerate(parsed):
-        who = player_name(p)
+        who = game.player_name(p)
         if state.life[p] <= 0:
             if item.purchase is not None:
                 raise PositionError(f"{who} is out and buys nothing: write no purchase")
@@ -325,14 +417,14 @@ def _with_orders(game: DiceFights, state: FightState, parsed: list[_Field]) -> F
         if item.purchase not in options:
             shown = ", ".join(bundle_text(b, nothing="-") for b in options[:10])
             raise PositionError(
-                f"{who} cannot ask for {bundle_text(item.purchase, nothing='-')} here (Bank {state.bank[p]}, "
+                f"{who} cannot ask for {shorten(bundle_text(item.purchase, nothing='-'))} here (Bank {state.bank[p]}, "
                 f"Cache {state.cache()}): the options are {shown}{', ...' if len(options) > 10 else ''}"
             )
         orders.append(item.purchase)
     return state._replace(orders=tuple(orders))
 
 
-def _check_phase(game: DiceFights, state: FightState) -> None:
+def _check_phase(state: DiceFightsState, game: DiceFightsRules) -> None:
     phase = state.phase
     if phase == TARGET:
         if len(state.alive()) < 3:
@@ -347,22 +439,71 @@ def _check_phase(game: DiceFights, state: FightState) -> None:
         if not game.contenders(state, state.orders):
             raise PositionError("phase race, but the purchases do not clash: nothing is left to chance")
     elif phase == OVER:
-        _check_over(state)
+        _check_over(state, game)
 
 
-def _check_over(state: FightState) -> None:
+def _check_over(state: DiceFightsState, game: DiceFightsRules) -> None:
+    """The winners of a finished game must be the ones its Life values make winners."""
     if any(w >= state.players for w in state.winners):
-        raise PositionError(f"over:{''.join(str(w + 1) for w in state.winners)} names a seat beyond P{state.players}")
-    standing = state.alive()
+        raise PositionError(f"over:{_seats(state.winners)} names a seat beyond {game.player_name(state.players - 1)}")
+    problem = _winners_problem(state.life, state.winners, game)
+    if problem is None:
+        return
+    fitting = [w for size in range(1, state.players + 1) for w in itertools.combinations(range(state.players), size)
+               if _winners_problem(state.life, w, game) is None]
+    if fitting:  # the players at the highest Life always fit; name them, and say whether they are the only answer
+        best = max(state.life)
+        answer = _seats(tuple(p for p, life in enumerate(state.life) if life == best))
+        problem += f"; write over:{answer}" if len(fitting) == 1 else f"; e.g. over:{answer}"
+    raise PositionError(problem)
+
+
+def _winners_problem(life: Sequence[int], winners: tuple[int, ...], game: DiceFightsRules) -> str | None:
+    """Why ``winners`` cannot be who won a game that ended with these Life values (``None`` if they can).
+
+    One player left standing wins alone. When nobody is left, everyone who fell in the last round
+    (at least two players: a game ends when one is left) kept their Life as it fell and the least
+    dead won; a player out before shows Life 0 (the tracker stops there), so only a player below 0
+    surely fell in the last round, and a player at 0 who did not win was out before.
+    """
+    standing = [p for p, x in enumerate(life) if x > 0]
     if standing:
         if len(standing) > 1:
-            raise PositionError(f"the game is over but {' and '.join(map(player_name, standing))} still have Life")
-        if state.winners != tuple(standing):
-            raise PositionError(f"{player_name(standing[0])} is the last one standing and so the only winner")
-        return
-    lives = {state.life[w] for w in state.winners}
-    if len(lives) != 1:
-        raise PositionError("when everyone left falls together, only the least dead win: the winners' Life must be equal")
+            return f"the game is over but {_names(standing, game)} still have Life"
+        if winners != tuple(standing):
+            return f"{game.player_name(standing[0])} is the last one standing and so the only winner"
+        return None
+    if len({life[w] for w in winners}) != 1:
+        return "when everyone left falls together, only the least dead win: the winners' Life must be equal"
+    dead = life[winners[0]]
+    rule = "when everyone left falls together the least dead win"
+    losers = [p for p in range(len(life)) if p not in winners]
+    for p in losers:
+        if dead <= life[p] < 0:  # fell in the last round, and no more dead than the winners
+            relation = "as dead as" if life[p] == dead else "less dead than"
+            return (f"{game.player_name(p)} (Life {life[p]}) is {relation} {_names(winners, game)} (Life {dead}): "
+                    f"{rule}{' (a shared win)' if life[p] == dead else ''}")
+    if len(winners) + sum(1 for p in losers if life[p] < 0) < 2:  # the winner alone in the last round
+        winner = game.player_name(winners[0])
+        at_zero = [p for p in losers if life[p] == 0]
+        relation = "as dead as" if dead == 0 else "less dead than"
+        fell = (f"{game.player_name(at_zero[0])} (Life 0) fell with {winner} in the last round" if len(at_zero) == 1
+                else f"at least one of {_names(at_zero, game)} (Life 0) fell with {winner} in the last round")
+        return (f"{fell} (a game ends when one player is left) and is {relation} {winner} (Life {dead}): "
+                f"{rule}{' (a shared win)' if dead == 0 else ''}")
+    return None
 
 
-__all__ = ["format_position", "notation_help", "parse_position"]
+def _seats(players: Sequence[int]) -> str:
+    """Seat numbers as ``over:`` writes them: ``13`` for P1 and P3."""
+    return "".join(str(p + 1) for p in players)
+
+
+def _names(players: Sequence[int], game: DiceFightsRules) -> str:
+    return " and ".join(game.player_name(p) for p in players)
+
+
+__all__ = [
+    "action_name", "bundle_text", "example_position", "format_position", "notation_help", "parse_position",
+    "reroll_text", "roll_text",
+]

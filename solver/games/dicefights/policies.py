@@ -30,37 +30,36 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.game import CHANCE, TERMINAL, Action
-from solver.games.dicefights.rules import (
+from solver.games.dicefights.faces import SHIELD, SWORD
+from solver.games.dicefights.game import DiceFights
+from solver.games.dicefights.rules import hardest_hit
+from solver.games.dicefights.state import (
     BUY,
     KEEP,
     MAX_MULTIPLIER,
     NO_OWNER,
     REROLL,
     ROLL,
-    SHIELD,
-    SWORD,
     TARGET,
     Bundle,
-    DiceFights,
-    FightState,
+    DiceFightsState,
     Reroll,
     Target,
-    hardest_hit,
 )
 
 MAX_ROUNDS = 300
 """A game still going after this many rounds is stopped and shared among the players still in."""
 
-Chooser = Callable[[DiceFights, FightState, int, Sequence, random.Random], Action]
+Chooser = Callable[[DiceFights, DiceFightsState, int, Sequence, random.Random], Action]
 """(game, state, player, the player's options, rng) -> one of the options."""
 
 
-def keep_dice(game: DiceFights, state: FightState, player: int, options: Sequence, rng: random.Random) -> Action:
+def keep_dice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
     """Re-roll nothing."""
     return KEEP
 
 
-def hardest_hit_target(game: DiceFights, state: FightState, player: int, options: Sequence[Target], rng: random.Random) -> Target:
+def hardest_hit_target(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Target], rng: random.Random) -> Target:
     """The opponent this attack hurts most (against their Shields); the lowest Life on a tie."""
     defense = [game.symbol_value(state, p, SHIELD) for p in range(state.players)]
     victim = hardest_hit(game.symbol_value(state, player, SWORD), defense, state.life, [t.victim for t in options])
@@ -71,7 +70,7 @@ def _first(field: str) -> Chooser:
     """Save for one upgrade kind until it is at 4; then Core Dice."""
     index = ("attack", "defense", "gold").index(field)
 
-    def choose(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+    def choose(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
         mult = state.mults[player][index]
         if mult >= MAX_MULTIPLIER:
             return most_dice(game, state, player, options, rng)
@@ -83,7 +82,7 @@ def _first(field: str) -> Chooser:
     return choose
 
 
-def most_dice(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def most_dice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """As many Core Dice as affordable; once the Cache is empty, the most upgrades affordable
     (Attack before Defense before Gold), never the Box."""
     if state.cache() > 0:
@@ -91,7 +90,7 @@ def most_dice(game: DiceFights, state: FightState, player: int, options: Sequenc
     return max((b for b in options if not b.box), key=lambda b: (b.attack + b.defense + b.gold, b.attack, b.defense))
 
 
-def box_saver(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def box_saver(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """The Game Box as soon as affordable (with Core Dice from what is left); save while it is in
     the Cache; once it is gone, Core Dice."""
     if state.box != NO_OWNER:
@@ -100,30 +99,30 @@ def box_saver(game: DiceFights, state: FightState, player: int, options: Sequenc
     return max(boxes, key=lambda b: b.dice) if boxes else Bundle()
 
 
-def any_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def any_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """Any option, uniformly."""
     return rng.choice(list(options))
 
 
-def solved_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def solved_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
     from solver.simultaneous import SimultaneousSearcher, sample_choice
 
     return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
 
 
-def greedy_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def greedy_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """Spend as much Gold as possible now (the costliest bundle; more Core Dice, then Attack, on a tie)."""
     return max(options, key=lambda b: (b.cost, b.dice, b.attack, b.defense))
 
 
-def attack_purchase(game: DiceFights, state: FightState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def attack_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """As many Attack upgrades as affordable (the menu stops at 4), the rest on Core Dice; never save."""
     plain = [b for b in options if not (b.defense or b.gold or b.box)]
     return max(plain, key=lambda b: (b.attack, b.dice))
 
 
-def reroll_for_swords(game: DiceFights, state: FightState, player: int, options: Sequence[Reroll], rng: random.Random) -> Reroll:
+def reroll_for_swords(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Reroll], rng: random.Random) -> Reroll:
     """Re-roll every die not showing a Sword (the Box too, unless it shows one)."""
     swords, shields, gold = state.rolled[player]
     box = 1 if state.box == player and state.box_face != SWORD else 0
@@ -131,7 +130,7 @@ def reroll_for_swords(game: DiceFights, state: FightState, player: int, options:
     return wanted if wanted in options else KEEP
 
 
-def any_choice(game: DiceFights, state: FightState, player: int, options: Sequence, rng: random.Random) -> Action:
+def any_choice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
     """Any option, uniformly (re-roll, target or purchase)."""
     return rng.choice(list(options))
 
@@ -145,7 +144,7 @@ class Policy:
     reroll: Chooser = keep_dice
     target: Chooser = hardest_hit_target
 
-    def choose(self, game: DiceFights, state: FightState, player: int, options: Sequence, rng: random.Random) -> Action:
+    def choose(self, game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
         chooser = {REROLL: self.reroll, TARGET: self.target, BUY: self.purchase}[state.phase]
         return chooser(game, state, player, options, rng)
 
@@ -178,14 +177,14 @@ class GameOutcome:
     returns: tuple[float, ...]
     rounds: int
     stopped: bool
-    final: FightState
+    final: DiceFightsState
 
 
 def play_game(
     game: DiceFights,
     policies: Sequence[Policy],
     rng: random.Random,
-    state: FightState | None = None,
+    state: DiceFightsState | None = None,
     max_rounds: int = MAX_ROUNDS,
     choice_rng: random.Random | None = None,
 ) -> GameOutcome:

@@ -9,7 +9,8 @@ and perhaps the one Game Box, and Attack, Defense and Gold multipliers (d4s: 1 t
 each upgrade bought adds 1). The Dice Cache holds the Core Dice nobody has bought: 30 less every
 Stockpile (so 30 - 5 per player at the start).
 
-**A round**, as states (:data:`PHASES`; ``S`` = simultaneous node, ``C`` = chance node):
+**A round**, as states (``PHASE_NAMES`` in :mod:`~solver.games.dicefights.state`; ``S`` =
+simultaneous node, ``C`` = chance node):
 
 1. ``roll`` (C) — every player still in rolls their Stockpile. A roll is a *count* of each symbol
    (dice are identical), ``Roll(swords, shields, gold, box)`` per player, ``box`` the Game Box's
@@ -54,11 +55,17 @@ Stockpile (so 30 - 5 per player at the start).
   node small: 5 choices with 10 Gold, 14 with 20, 34 with 30, 95 with 50 (``bundles="all"``, every
   number of dice: 7, 26, 78, 311). Banks stay small in play, as Gold is spent as it comes.
 
-The state (:class:`FightState`) is a named tuple of ints and tuples of ints: immutable, hashable,
-its own cache key; a player who is out has Life 0 and no roll, so equal positions are equal values.
+The state (:class:`~solver.games.dicefights.state.DiceFightsState`) is a named tuple of ints and
+tuples of ints: immutable, hashable, its own cache key; a player who is out has Life 0 and no roll,
+so equal positions are equal values.
+
+This module is the rules alone (:class:`DiceFightsRules`, every transition, kept together so the
+search's hot path is plain method calls); :class:`solver.games.dicefights.DiceFights` adds the
+notation, the evaluation and the game's declared facts.
 
 Usage::
 
+    >>> from solver.games.dicefights import DiceFights
     >>> game = DiceFights()
     >>> state = game.new_game()
     >>> game.format(state)
@@ -77,152 +84,73 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, GameType, TooManyOutcomes, ValueBounds
-from solver.rule_options import RuleOption
-from solver.games.dicefights.faces import (
-    GOLD,
-    SHIELD,
-    SWORD,
-    SYMBOL_LETTERS,
-    FaceLayout,
-    load_faces,
-    roll_distribution,
-    symbol_distribution,
+from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, TooManyOutcomes, ValueBounds
+from solver.games.dicefights.faces import GOLD, SHIELD, SWORD, FaceLayout, load_faces, roll_distribution, symbol_distribution
+from solver.games.dicefights.state import (
+    BOX_VALUE,
+    BUNDLE_RULES,
+    BUY,
+    KEEP,
+    MAX_MULTIPLIER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NO_OWNER,
+    NOT_ROLLED,
+    NOTHING,
+    OVER,
+    PHASE_NAMES,
+    PRICE_DIE,
+    RACE,
+    RACE_RULES,
+    REROLL,
+    REROLLING,
+    ROLL,
+    SHIELD_RULES,
+    START_DICE,
+    START_LIFE,
+    START_MULTIPLIER,
+    TARGET,
+    Bundle,
+    DiceFightsState,
+    Reroll,
+    Roll,
+    Target,
 )
+from solver.rule_options import RuleOption
 
-# ----- the game's facts, declared once -----------------------------------------------------------
-START_LIFE = 20
-START_DICE = 5
-TOTAL_CORE_DICE = 30
-MIN_PLAYERS, MAX_PLAYERS = 2, TOTAL_CORE_DICE // START_DICE
-START_MULTIPLIER, MAX_MULTIPLIER = 1, 4
-BOX_VALUE = 10
-PRICE_DIE, PRICE_ATTACK, PRICE_DEFENSE, PRICE_GOLD, PRICE_BOX = 3, 9, 7, 12, 30
-SETTLE_CACHE = 1 << 16  # settled positions remembered per game object
-NO_OWNER = -1  # the Game Box still in the Dice Cache
-NOT_ROLLED = -1  # the Box shows nothing (not owned, not rolled yet, or waiting to be re-rolled)
+SETTLE_CACHE = 1 << 16
+"""Settled positions remembered per game object."""
 
-ROLL, REROLL, REROLLING, TARGET, BUY, RACE, OVER = range(7)
-PHASES = ("roll", "reroll", "rerolling", "target", "buy", "race", "over")
-ROLLED_PHASES = (REROLL, REROLLING, TARGET)  # phases whose state holds the dice showing
-
-RACE_RULES = ("chance", "split")
-SHIELD_RULES = ("every", "once")
-BUNDLE_RULES = ("sensible", "all")
-
-
-class Roll(NamedTuple):
-    """A player's roll (or re-roll) result: how many Core Dice show each symbol, and the Box's symbol."""
-
-    swords: int
-    shields: int
-    gold: int
-    box: int = NOT_ROLLED
+RULE_OPTIONS = (
+    RuleOption("players", "int", 2, "how many players", low=MIN_PLAYERS, high=MAX_PLAYERS),
+    RuleOption("faces", "file", None, "a JSON file of the Core Die's and the Game Box's faces "
+               "(default: two Shields, two Swords, two Gold, an assumption)"),
+    RuleOption("race", "choice", "chance", "contested purchases: a random priority order (chance) or shared "
+               "one each (split)", choices=RACE_RULES),
+    RuleOption("shields", "choice", "every", "a defender's Shields count against every attacker (every) or "
+               "once against all (once)", choices=SHIELD_RULES),
+    RuleOption("bundles", "choice", "sensible", "purchases searched: sensible bundles or every count of "
+               "Core Dice (all)", choices=BUNDLE_RULES),
+    RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
+               low=1, high=10**9),
+)
+"""Dice Fights' rule options (``--rule NAME=VALUE``), declared once: the constructor reads its
+arguments through them, so Python callers and the command line meet the same checks."""
+_OPTIONS = {option.name: option for option in RULE_OPTIONS}
 
 
-class Reroll(NamedTuple):
-    """A re-roll choice: how many Core Dice showing each symbol go again, and the Box (0/1)."""
-
-    swords: int = 0
-    shields: int = 0
-    gold: int = 0
-    box: int = 0
+def _option(name: str, value: Any) -> Any:
+    """``value`` (text or typed) read through the declared rule option ``name``."""
+    return _OPTIONS[name].parse(value)
 
 
-class Target(NamedTuple):
-    """The opponent a player points at."""
+class DiceFightsRules(Game):
+    """Dice Fights' rules with fixed options (see the module notes for each one); the notation,
+    evaluation and declared facts are added by :class:`solver.games.dicefights.DiceFights`.
 
-    victim: int
-
-
-class Bundle(NamedTuple):
-    """A purchase: Core Dice, Attack, Defense and Gold upgrades, and the Game Box (0/1)."""
-
-    dice: int = 0
-    attack: int = 0
-    defense: int = 0
-    gold: int = 0
-    box: int = 0
-
-    @property
-    def cost(self) -> int:
-        return (self.dice * PRICE_DIE + self.attack * PRICE_ATTACK + self.defense * PRICE_DEFENSE
-                + self.gold * PRICE_GOLD + self.box * PRICE_BOX)
-
-
-NOTHING = Bundle()
-KEEP = Reroll()
-
-
-class FightState(NamedTuple):
-    """One Dice Fights position. Every field is an int or a tuple of ints (per player).
-
-    ``mults[p]`` is (attack, defense, gold). ``box`` is the Game Box's owner or -1 (in the Cache).
-    ``rolled[p]`` is (swords, shields, gold) of the Core Dice showing — in ``rerolling`` only the
-    kept ones — during ``reroll``/``rerolling``/``target`` (else ``()``); (0, 0, 0) for a player
-    who is out. ``box_face`` is the Box's symbol then (-1 if unknown or waiting). ``pending[p]`` is
-    how many Core Dice p re-rolls (``rerolling``), ``box_pending`` whether the Box goes too.
-    ``orders[p]`` is what p asked to buy (``race``). ``winners`` is set once the game is ``over``;
-    a finished game keeps every Life as it fell (the least dead wins), otherwise Life is 1..20 for
-    a player in and 0 for one out.
-    """
-
-    life: tuple[int, ...]
-    bank: tuple[int, ...]
-    dice: tuple[int, ...]
-    mults: tuple[tuple[int, int, int], ...]
-    box: int = NO_OWNER
-    phase: int = ROLL
-    rolled: tuple[tuple[int, int, int], ...] = ()
-    box_face: int = NOT_ROLLED
-    pending: tuple[int, ...] = ()
-    box_pending: int = 0
-    orders: tuple[Bundle, ...] = ()
-    winners: tuple[int, ...] = ()
-
-    @property
-    def players(self) -> int:
-        return len(self.life)
-
-    def alive(self) -> list[int]:
-        """The players still in (Life above 0), in seat order."""
-        return [p for p, life in enumerate(self.life) if life > 0]
-
-    def cache(self) -> int:
-        """Core Dice left in the Dice Cache."""
-        return TOTAL_CORE_DICE - sum(self.dice)
-
-
-def player_name(player: int) -> str:
-    return f"P{player + 1}"
-
-
-def roll_text(counts: Sequence[int], box: int | None = None) -> str:
-    """``2a1d2g`` (swords, shields, gold), with ``/d`` for the Box's symbol (``/?`` waiting)."""
-    text = f"{counts[0]}a{counts[1]}d{counts[2]}g"
-    if box is not None:
-        text += "/" + ("?" if box == NOT_ROLLED else SYMBOL_LETTERS[box])
-    return text
-
-
-def bundle_text(bundle: Bundle, nothing: str = "nothing") -> str:
-    """``3c+a+d`` — Core Dice, one letter per upgrade (a, d, g), ``B`` the Game Box — or ``nothing``."""
-    items = [f"{bundle.dice}c"] if bundle.dice else []
-    items += ["a"] * bundle.attack + ["d"] * bundle.defense + ["g"] * bundle.gold + ["B"] * bundle.box
-    return "+".join(items) or nothing
-
-
-def reroll_text(choice: Reroll) -> str:
-    """``keep``, or ``roll 1a+2g+B``: how many dice showing each symbol (and the Box) to re-roll."""
-    items = [f"{n}{letter}" for n, letter in zip(choice[:3], SYMBOL_LETTERS) if n] + ["B"] * choice.box
-    return "roll " + "+".join(items) if items else "keep"
-
-
-class DiceFights(Game):
-    """Dice Fights' rules with fixed options (see the module notes for each one).
-
+    >>> from solver.games.dicefights import DiceFights
     >>> game = DiceFights(race="split")
     >>> game
     DiceFights(players=2, race='split', shields='every', bundles='sensible')
@@ -231,23 +159,7 @@ class DiceFights(Game):
     ['nothing', '4c', 'a', '1c+a', 'd', '1c+d', 'g']
     """
 
-    game_type = GameType(
-        short_name="dicefights", long_name="Dice Fights", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-        simultaneous=True, constant_sum=1.0, evaluates_chance=True,
-    )
-    rule_options = (
-        RuleOption("players", "int", 2, "how many players", low=MIN_PLAYERS, high=MAX_PLAYERS),
-        RuleOption("faces", "file", None, "a JSON file of the Core Die's and the Game Box's faces "
-                   "(default: two Shields, two Swords, two Gold, an assumption)"),
-        RuleOption("race", "choice", "chance", "contested purchases: a random priority order (chance) or shared "
-                   "one each (split)", choices=RACE_RULES),
-        RuleOption("shields", "choice", "every", "a defender's Shields count against every attacker (every) or "
-                   "once against all (once)", choices=SHIELD_RULES),
-        RuleOption("bundles", "choice", "sensible", "purchases searched: sensible bundles or every count of "
-                   "Core Dice (all)", choices=BUNDLE_RULES),
-        RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
-                   low=1, high=10**9),
-    )
+    rule_options = RULE_OPTIONS
 
     def __init__(
         self,
@@ -258,14 +170,12 @@ class DiceFights(Game):
         bundles: str = "sensible",
         exact_chance_limit: int | str = 4096,
     ):
-        self.num_players = _int_option("players", players, MIN_PLAYERS, MAX_PLAYERS)
-        self.layout = faces if isinstance(faces, FaceLayout) else load_faces(faces)
-        for option, value, choices in (("race", race, RACE_RULES), ("shields", shields, SHIELD_RULES),
-                                       ("bundles", bundles, BUNDLE_RULES)):
-            if value not in choices:
-                raise GameError(f"unknown {option} rule '{value}': choose one of {', '.join(choices)}")
-        self.race, self.shields, self.bundles = race, shields, bundles
-        self.exact_chance_limit = _int_option("exact_chance_limit", exact_chance_limit, 1, 10**9)
+        self.num_players: int = _option("players", players)
+        self.layout = faces if isinstance(faces, FaceLayout) else load_faces(_option("faces", faces))
+        self.race: str = _option("race", race)
+        self.shields: str = _option("shields", shields)
+        self.bundles: str = _option("bundles", bundles)
+        self.exact_chance_limit: int = _option("exact_chance_limit", exact_chance_limit)
         self._core = self.layout.core_weights
         self._box = symbol_distribution(self.layout.box_weights)
         # The same final dice recur along many re-roll lines: settle each once.
@@ -276,15 +186,15 @@ class DiceFights(Game):
                 f"bundles={self.bundles!r})")
 
     # ----- starting position -----------------------------------------------------------------------
-    def new_game(self, rng: random.Random | None = None) -> FightState:
+    def new_game(self, rng: random.Random | None = None) -> DiceFightsState:
         """Every player at full health, an empty Bank, five Core Dice, multipliers at 1; roll next
         (nothing is drawn before the first roll: ``rng`` is not needed)."""
         n = self.num_players
-        return FightState(life=(START_LIFE,) * n, bank=(0,) * n, dice=(START_DICE,) * n,
-                          mults=((START_MULTIPLIER,) * 3,) * n)
+        return DiceFightsState(life=(START_LIFE,) * n, bank=(0,) * n, dice=(START_DICE,) * n,
+                               mults=((START_MULTIPLIER,) * 3,) * n)
 
     # ----- whose turn ------------------------------------------------------------------------------
-    def current_player(self, state: FightState) -> int:
+    def current_player(self, state: DiceFightsState) -> int:
         phase = state.phase
         if phase == OVER:
             return TERMINAL
@@ -292,10 +202,10 @@ class DiceFights(Game):
             return CHANCE
         return SIMULTANEOUS
 
-    def legal_actions(self, state: FightState) -> list:
+    def legal_actions(self, state: DiceFightsState) -> list:
         return []  # every decision of Dice Fights is simultaneous: see joint_actions
 
-    def joint_actions(self, state: FightState) -> tuple[Sequence, ...]:
+    def joint_actions(self, state: DiceFightsState) -> tuple[Sequence, ...]:
         """Each player's options at a simultaneous node; ``()`` for a player with no choice (out,
         or only one possible action, which :meth:`apply` then takes for them)."""
         phase = state.phase
@@ -305,9 +215,9 @@ class DiceFights(Game):
             return tuple(_choice(self.target_options(state, p)) for p in range(state.players))
         if phase == BUY:
             return tuple(_choice(self.bundle_options(state, p)) for p in range(state.players))
-        raise GameError(f"nobody chooses at a '{PHASES[phase]}' node")
+        raise GameError(f"nobody chooses at a '{PHASE_NAMES[phase]}' node")
 
-    def reroll_options(self, state: FightState, player: int) -> list[Reroll]:
+    def reroll_options(self, state: DiceFightsState, player: int) -> list[Reroll]:
         """Every distinct re-roll of ``player``: how many dice of each symbol (and the Box) go again
         (none for a player who is out)."""
         if state.life[player] <= 0:
@@ -317,7 +227,7 @@ class DiceFights(Game):
         return [Reroll(a, d, g, b) for a in range(swords + 1) for d in range(shields + 1)
                 for g in range(gold + 1) for b in (0, *box)]
 
-    def target_options(self, state: FightState, player: int) -> list[Target]:
+    def target_options(self, state: DiceFightsState, player: int) -> list[Target]:
         """The opponents ``player`` can point at usefully: still in and hurt by the attack (under
         ``shields="once"`` any opponent, the attack adding to a pool). None without Swords."""
         if state.life[player] <= 0:
@@ -328,34 +238,21 @@ class DiceFights(Game):
         return [Target(victim) for victim in state.alive() if victim != player and
                 (self.shields == "once" or attack > self.symbol_value(state, victim, SHIELD))]
 
-    def bundle_options(self, state: FightState, player: int) -> tuple[Bundle, ...]:
+    def bundle_options(self, state: DiceFightsState, player: int) -> tuple[Bundle, ...]:
         """``player``'s purchases (see "sensible bundles" in the module notes), ``nothing`` first."""
         if state.life[player] <= 0:
             return ()
         return _bundle_menu(state.bank[player], state.cache(), state.mults[player], state.box == NO_OWNER,
                             self.bundles == "all")
 
-    def symbol_value(self, state: FightState, player: int, symbol: int) -> int:
+    def symbol_value(self, state: DiceFightsState, player: int, symbol: int) -> int:
         """What ``player``'s roll is worth in ``symbol``: the count (10 for the Box) x the multiplier."""
         count = state.rolled[player][symbol] + (BOX_VALUE if state.box == player and state.box_face == symbol else 0)
         return count * state.mults[player][symbol]
 
-    # ----- names -----------------------------------------------------------------------------------
-    def action_name(self, state: FightState, action) -> str:
-        phase = state.phase
-        if phase in (ROLL, REROLLING):
-            return ", ".join(
-                f"{player_name(p)} {roll_text(r[:3], r.box if r.box != NOT_ROLLED else None)}"
-                for p, r in enumerate(action) if r is not None
-            )
-        if phase == RACE:
-            return "order " + " ".join(player_name(p) for p in action)
-        if isinstance(action, (Reroll, Target, Bundle)):
-            return _choice_name(action)
-        return " | ".join(f"{player_name(p)} {_choice_name(a)}" for p, a in enumerate(action) if a is not None)
 
     # ----- transitions -----------------------------------------------------------------------------
-    def apply(self, state: FightState, action) -> FightState:
+    def apply(self, state: DiceFightsState, action) -> DiceFightsState:
         phase = state.phase
         if phase == ROLL:
             return self._rolled(state, action, REROLL)
@@ -371,7 +268,7 @@ class DiceFights(Game):
             return self._grant(state, state.orders, action)
         raise GameError("the game is over: no action applies")
 
-    def _rolled(self, state: FightState, outcome: Sequence[Roll | None], phase: int | None) -> FightState:
+    def _rolled(self, state: DiceFightsState, outcome: Sequence[Roll | None], phase: int | None) -> DiceFightsState:
         """Add a (re-)roll's results to the dice showing; then re-roll choices, or what follows."""
         kept = state.rolled or ((0, 0, 0),) * state.players
         rolled = tuple(
@@ -384,7 +281,7 @@ class DiceFights(Game):
         after = state._replace(rolled=rolled, box_face=box_face, pending=(), box_pending=0, phase=REROLL)
         return after if phase == REROLL else self.settle(after)
 
-    def _set_aside(self, state: FightState, joint: Sequence[Reroll | None]) -> FightState:
+    def _set_aside(self, state: DiceFightsState, joint: Sequence[Reroll | None]) -> DiceFightsState:
         choices = [c or KEEP for c in joint]
         if all(c == KEEP for c in choices):
             return self.settle(state)
@@ -395,7 +292,7 @@ class DiceFights(Game):
             box_pending=box_pending, box_face=NOT_ROLLED if box_pending else state.box_face,
         )
 
-    def _settle(self, state: FightState) -> FightState:
+    def _settle(self, state: DiceFightsState) -> DiceFightsState:
         """The dice showing are final: a target node if anyone has a choice, else resolve at once.
         (Called as ``settle``, which caches it.)"""
         options = [self.target_options(state, p) for p in range(state.players)]
@@ -403,7 +300,7 @@ class DiceFights(Game):
             return state._replace(phase=TARGET)
         return self._resolve(state, [o[0].victim if o else -1 for o in options])
 
-    def _targets(self, state: FightState, joint: Sequence[Target | None]) -> list[int]:
+    def _targets(self, state: DiceFightsState, joint: Sequence[Target | None]) -> list[int]:
         targets = []
         for p, choice in enumerate(joint):
             if choice is None:
@@ -413,7 +310,7 @@ class DiceFights(Game):
                 targets.append(choice.victim)
         return targets
 
-    def damage(self, state: FightState, targets: Sequence[int]) -> list[int]:
+    def damage(self, state: DiceFightsState, targets: Sequence[int]) -> list[int]:
         """The damage each player takes when each attacks ``targets[p]`` (-1: nobody)."""
         players = range(state.players)
         return damage_taken(
@@ -421,7 +318,7 @@ class DiceFights(Game):
             [self.symbol_value(state, p, SHIELD) for p in players], targets, self.shields,
         )
 
-    def _resolve(self, state: FightState, targets: Sequence[int]) -> FightState:
+    def _resolve(self, state: DiceFightsState, targets: Sequence[int]) -> DiceFightsState:
         """Damage, then who is out (or the game's end), then Gold; next the purchases."""
         damage = self.damage(state, targets)
         before = state.alive()
@@ -440,7 +337,7 @@ class DiceFights(Game):
         after = state._replace(life=tuple(max(0, x) for x in life), bank=bank, rolled=(), box_face=NOT_ROLLED)
         return after._replace(phase=BUY)
 
-    def _purchase(self, state: FightState, joint: Sequence[Bundle | None]) -> FightState:
+    def _purchase(self, state: DiceFightsState, joint: Sequence[Bundle | None]) -> DiceFightsState:
         orders = tuple(choice or NOTHING for choice in joint)
         contenders = self.contenders(state, orders)
         if not contenders:
@@ -449,7 +346,7 @@ class DiceFights(Game):
             return state._replace(phase=RACE, orders=orders)
         return self._split(state, orders)
 
-    def contenders(self, state: FightState, orders: Sequence[Bundle]) -> tuple[int, ...]:
+    def contenders(self, state: DiceFightsState, orders: Sequence[Bundle]) -> tuple[int, ...]:
         """The players whose purchases clash: over-asked Core Dice, or the Box asked for twice."""
         clash = set()
         if sum(o.dice for o in orders) > state.cache():
@@ -458,7 +355,7 @@ class DiceFights(Game):
             clash.update(p for p, o in enumerate(orders) if o.box)
         return tuple(sorted(clash))
 
-    def _grant(self, state: FightState, orders: Sequence[Bundle], priority: Sequence[int]) -> FightState:
+    def _grant(self, state: DiceFightsState, orders: Sequence[Bundle], priority: Sequence[int]) -> DiceFightsState:
         """Serve the contenders in ``priority`` order, everyone else in full; pay; next round."""
         dice_left, box_free = state.cache() - sum(o.dice for p, o in enumerate(orders) if p not in priority), True
         granted = list(orders)
@@ -471,7 +368,7 @@ class DiceFights(Game):
             granted[p] = order._replace(dice=dice, box=box)
         return self._pay(state, granted)
 
-    def _split(self, state: FightState, orders: Sequence[Bundle]) -> FightState:
+    def _split(self, state: DiceFightsState, orders: Sequence[Bundle]) -> DiceFightsState:
         """The ``split`` race: contested dice one each while all contenders can get one; a contested
         Box to nobody."""
         wanted = [o.dice for o in orders]
@@ -488,7 +385,7 @@ class DiceFights(Game):
         granted = [o._replace(dice=given[p], box=0 if box_clash else o.box) for p, o in enumerate(orders)]
         return self._pay(state, granted)
 
-    def _pay(self, state: FightState, granted: Sequence[Bundle]) -> FightState:
+    def _pay(self, state: DiceFightsState, granted: Sequence[Bundle]) -> DiceFightsState:
         box = state.box
         for p, bundle in enumerate(granted):
             if bundle.box:
@@ -502,13 +399,13 @@ class DiceFights(Game):
 
     # ----- chance ----------------------------------------------------------------------------------
     @staticmethod
-    def _rolling(state: FightState, p: int) -> tuple[int, bool]:
+    def _rolling(state: DiceFightsState, p: int) -> tuple[int, bool]:
         """How many Core Dice player ``p`` (re-)rolls now, and whether the Game Box goes with them."""
         if state.phase == ROLL:
             return (state.dice[p], state.box == p) if state.life[p] > 0 else (0, False)
         return state.pending[p], bool(state.box_pending) and state.box == p
 
-    def _roll_parts(self, state: FightState) -> list[list[tuple[Roll | None, float]]]:
+    def _roll_parts(self, state: DiceFightsState) -> list[list[tuple[Roll | None, float]]]:
         """Per player, the outcomes of what they (re-)roll now with probabilities ([(None, 1)] if nothing)."""
         parts = []
         for p in range(state.players):
@@ -521,14 +418,14 @@ class DiceFights(Game):
             parts.append([(Roll(*counts, face), p_core * p_box) for counts, p_core in core for face, p_box in boxes])
         return parts
 
-    def chance_outcome_count(self, state: FightState) -> int:
+    def chance_outcome_count(self, state: DiceFightsState) -> int:
         if state.phase == RACE:
             return math.factorial(len(self.contenders(state, state.orders)))
         if state.phase in (ROLL, REROLLING):
             return math.prod(len(part) for part in self._roll_parts(state))
         return 0
 
-    def chance_outcomes(self, state: FightState) -> list[tuple[object, float]]:
+    def chance_outcomes(self, state: DiceFightsState) -> list[tuple[object, float]]:
         if state.phase == RACE:
             orders = list(itertools.permutations(self.contenders(state, state.orders)))
             return [(order, 1.0 / len(orders)) for order in orders]
@@ -542,7 +439,7 @@ class DiceFights(Game):
             (tuple(r for r, _ in combo), math.prod(p for _, p in combo)) for combo in itertools.product(*parts)
         ]
 
-    def sample_chance(self, state: FightState, rng: random.Random):
+    def sample_chance(self, state: DiceFightsState, rng: random.Random):
         if state.phase == RACE:
             order = list(self.contenders(state, state.orders))
             rng.shuffle(order)
@@ -563,40 +460,12 @@ class DiceFights(Game):
         return tuple(outcome)
 
     # ----- results ---------------------------------------------------------------------------------
-    def returns(self, state: FightState) -> tuple[float, ...]:
+    def returns(self, state: DiceFightsState) -> tuple[float, ...]:
         share = 1.0 / len(state.winners)
         return tuple(share if p in state.winners else 0.0 for p in range(state.players))
 
     def value_bounds(self) -> ValueBounds:
         return ValueBounds(0.0, 1.0)
-
-    def describe_value(self) -> str:
-        return "probability of winning the game (a shared win counts 1/k)"
-
-    # ----- notation, evaluation --------------------------------------------------------------------
-    def parse(self, text: str) -> FightState:
-        from solver.games.dicefights.notation import parse_position
-
-        return parse_position(self, text)
-
-    def format(self, state: FightState) -> str:
-        from solver.games.dicefights.notation import format_position
-
-        return format_position(state)
-
-    def notation_help(self) -> str:
-        from solver.games.dicefights.notation import notation_help
-
-        return notation_help(self)
-
-    def example_position(self) -> str:
-        return " ".join(["16:4:6:211=2a2d2g", "13:9:5:121=1a3d1g"][: self.num_players] +
-                        ["20:0:5:111=1a2d2g"] * (self.num_players - 2) + ["reroll"])
-
-    def evaluate(self, state: FightState, player: int) -> float:
-        from solver.games.dicefights.evaluation import evaluate
-
-        return evaluate(self, state, player)
 
 
 @lru_cache(maxsize=65536)
@@ -653,26 +522,4 @@ def _choice(options: Sequence) -> tuple:
     return tuple(options) if len(options) > 1 else ()
 
 
-def _choice_name(choice) -> str:
-    if isinstance(choice, Reroll):
-        return reroll_text(choice)
-    if isinstance(choice, Target):
-        return f"at {player_name(choice.victim)}"
-    return bundle_text(choice)
-
-
-def _int_option(name: str, value: int | str, low: int, high: int) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise GameError(f"{name} must be a whole number, not '{value}'") from None
-    if not low <= number <= high:
-        raise GameError(f"{name} must be from {low} to {high}, not {number}")
-    return number
-
-
-__all__ = [
-    "BUY", "Bundle", "DiceFights", "FightState", "KEEP", "NOTHING", "OVER", "PHASES", "RACE", "REROLL",
-    "REROLLING", "ROLL", "Reroll", "Roll", "TARGET", "Target", "bundle_text", "damage_taken", "hardest_hit",
-    "player_name", "reroll_text", "roll_text",
-]
+__all__ = ["RULE_OPTIONS", "DiceFightsRules", "damage_taken", "hardest_hit"]

@@ -1,0 +1,56 @@
+"""Dice Fights, the game as the searchers, solvers and the command line see it.
+
+:class:`DiceFights` is the rules (:class:`~solver.games.dicefights.rules.DiceFightsRules`) with
+their declared facts, the notation (:mod:`~solver.games.dicefights.notation`) and the leaf
+evaluation (:mod:`~solver.games.dicefights.evaluation`).
+
+>>> game = DiceFights()
+>>> state = game.parse(game.example_position())
+>>> game.format(state), game.player_name(1)
+('16:4:6:211=2a2d2g 13:9:5:121=1a3d1g reroll', 'P2')
+>>> round(game.evaluate(state, 0) + game.evaluate(state, 1), 9)
+1.0
+"""
+
+from __future__ import annotations
+
+import solver.games.dicefights.evaluation as evaluation
+import solver.games.dicefights.notation as notation
+from solver.game import GameType
+from solver.games.dicefights.rules import DiceFightsRules
+from solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, DiceFightsState
+
+
+class DiceFights(DiceFightsRules):
+    """Dice Fights with fixed rule options (``DiceFights(players=3, race="split")``; see
+    :data:`~solver.games.dicefights.rules.RULE_OPTIONS`). Perfect information, so ``observe`` and
+    ``player_name`` (``P1`` .. ``P6``) are the interface's defaults."""
+
+    game_type = GameType(
+        short_name="dicefights", long_name="Dice Fights", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+        simultaneous=True, constant_sum=1.0, evaluates_chance=True,
+    )
+
+    def parse(self, text: str) -> DiceFightsState:
+        return notation.parse_position(text, self)
+
+    def format(self, state: DiceFightsState) -> str:
+        return notation.format_position(state, self)
+
+    def notation_help(self) -> str:
+        return notation.notation_help(self)
+
+    def example_position(self) -> str:
+        return notation.example_position(self)
+
+    def action_name(self, state: DiceFightsState, action) -> str:
+        return notation.action_name(state, action, self)
+
+    def evaluate(self, state: DiceFightsState, player: int) -> float:
+        return evaluation.evaluate(state, player, self)
+
+    def describe_value(self) -> str:
+        return "probability of winning the game (a shared win counts 1/k)"
+
+
+__all__ = ["DiceFights"]
