@@ -1,0 +1,116 @@
+"""A leaf evaluation of Roll For It! that knows the game: the race to 40 from each card's chances.
+
+For each player and each face-up card, :func:`expected_rolls` gives the exact expected number of
+the player's rolls to match the card's open images alone (every matching die placed, as a lone
+player should), from the dice already on it and the dice free; a card that cannot be finished with
+the free dice is chased after a Take Back (all six dice from scratch). A player's *race time*, in
+rounds, is the best card's completion time plus the rest of the way to 40 at the deck's pace
+(:meth:`Race.pace`: points per round of a fresh chase of an average card), counted from when the
+player next rolls (the mover first; the mover's placing phase has used this turn's roll, but its
+rolled faces may already finish a card). The race times become win chances through a softmax
+``exp(-SHARPNESS * time)``: they are positive and sum to 1 (the game's constant), so the same
+values serve two players and the paranoid or max^n readings of more.
+
+>>> round(expected_rolls((6,), 1), 9)  # one image, one die: 1/6 a roll
+6.0
+>>> round(expected_rolls((1, 1), 2), 3), round(expected_rolls((1, 2, 3, 4, 5, 6), 6), 2)
+(8.727, 7.93)
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, without
+from solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
+
+SHARPNESS = 0.5
+"""How sharply a lead in rounds turns into a win chance (win odds e**0.5 = 1.65 per round ahead)."""
+PACE_FACTOR = 1.0
+"""A player's pace at the table relative to the deck's average fresh chase (tuned by calibration)."""
+
+
+@lru_cache(maxsize=None)
+def match_distribution(need: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The faces of ``need`` that a roll of ``dice`` dice matches, with their probabilities."""
+    found: dict[tuple[int, ...], float] = {}
+    for faces, p in roll_outcomes(dice):
+        matched = common(need, faces)
+        found[matched] = found.get(matched, 0.0) + p
+    return tuple(sorted(found.items()))
+
+
+@lru_cache(maxsize=None)
+def expected_rolls(need: tuple[int, ...], dice: int) -> float:
+    """Expected rolls for a lone player with ``dice`` free dice to match the images ``need``
+    (ascending), placing every match; infinite when fewer dice than images are free."""
+    if not need:
+        return 0.0
+    if dice < len(need):
+        return math.inf
+    stay = 0.0
+    total = 1.0
+    for matched, p in match_distribution(need, dice):
+        if matched:
+            total += p * expected_rolls(without(need, matched), dice - len(matched))
+        else:
+            stay = p
+    return total / (1.0 - stay)
+
+
+class Race:
+    """The evaluation of one configured game (its cards and pace), with a cache of positions."""
+
+    def __init__(self, game):
+        self.game = game
+        fresh = [card.points / expected_rolls(card.dice, DICE_PER_PLAYER) for card in game.cards]
+        self.pace = PACE_FACTOR * sum(fresh) / len(fresh)
+        self._cache: dict[RollForItState, tuple[float, ...]] = {}
+
+    def values(self, state: RollForItState) -> tuple[float, ...]:
+        """Every player's estimated win chance (summing to 1)."""
+        known = self._cache.get(state)
+        if known is not None:
+            return known
+        times = [self.race_time(state, p) for p in range(self.game.num_players)]
+        best = min(times)
+        weights = [math.exp(-SHARPNESS * (t - best)) for t in times]
+        total = sum(weights)
+        values = tuple(w / total for w in weights)
+        if len(self._cache) > 1 << 17:
+            self._cache.clear()
+        self._cache[state] = values
+        return values
+
+    def race_time(self, state: RollForItState, player: int) -> float:
+        """Rounds until ``player`` reaches 40 (an estimate; 0 for one who has)."""
+        game = self.game
+        need = TARGET - state.scores[player]
+        if need <= 0:
+            return 0.0
+        n = game.num_players
+        placing = player == state.mover and state.phase in (PLACE, FLIP)
+        offset = 1.0 if placing else ((player - state.mover) % n) / n
+        free = DICE_PER_PLAYER - dice_on_cards(state, player)
+        best = offset + need / self.pace  # no card in sight: the deck's pace from the next roll
+        for card, on_card in zip(state.cards, state.placed):
+            images = game.cards[card].dice
+            open_images = missing(images, on_card[player])
+            if placing:
+                now = common(open_images, state.rolled)
+                rolls = expected_rolls(without(open_images, now), free - len(now))
+            else:
+                rolls = expected_rolls(open_images, free)
+            rolls = min(rolls, expected_rolls(images, DICE_PER_PLAYER))  # else after a Take Back
+            done = 0.0 if rolls == 0 else offset + rolls - 1
+            rest = max(0, need - game.cards[card].points)
+            best = min(best, done + rest / self.pace)
+        return best
+
+
+def evaluate(state: RollForItState, player: int, game) -> float:
+    """``player``'s estimated win chance at ``state`` (within [0, 1]; the exact share when over)."""
+    if state.phase == OVER:
+        return 1.0 / len(state.winners) if player in state.winners else 0.0
+    return game.race.values(state)[player]
