@@ -27,6 +27,7 @@ GAMES: dict[str, str] = {
     "dicefights": "solver.games.dicefights:DiceFights",
     "dicegeddon": "solver.games.dicegeddon:Dicegeddon",
     "dicecards": "solver.games.dicecards:DiceCards",
+    "rollforit": "solver.games.rollforit:RollForIt",
 }
 """Command-line name -> ``package:Class`` of the game (its ``game_type.short_name`` is the same name)."""
 

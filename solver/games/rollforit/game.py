@@ -118,7 +118,7 @@ class RollForIt(Game):
         self.slots = 4 if self.num_players >= 5 else 3
         self.cards: tuple[Card, ...] = self.deck_file.of(self.in_play)
         if len(self.cards) < self.slots:
-            raise GameError(f"the {self.describe_decks()} of {self.deck_file.source} hold {len(self.cards)} "
+            raise GameError(f"deck file {self.deck_file.source} has {len(self.cards)} {' and '.join(self.in_play)} "
                             f"cards: a game lays {self.slots} face up")
         self.card_index = {card.id: i for i, card in enumerate(self.cards)}
         self.race = evaluation.Race(self)
