@@ -68,7 +68,7 @@ def two_player_pair(args: tuple[str, str, int, int]) -> dict:
                                 choice_rng=random.Random(f"{seed}:{deal}:{a_seat}:choices"))
             total += outcome.returns[a_seat]
             stopped += outcome.stopped
-            rounds.append(outcome.rounds)
+            rounds.append(outcome.turns)
         scores.append(total / 2)
     mean, low, high = interval(scores)
     return {"a": a, "b": b, "deals": deals, "games": 2 * deals, "score": mean, "low": low, "high": high,
@@ -88,7 +88,7 @@ def four_player_policy(args: tuple[str, int, int]) -> dict:
                             choice_rng=random.Random(f"{seed}:{number}:choices4"))
         scores.append(outcome.returns[seat])
         stopped += outcome.stopped
-        rounds.append(outcome.rounds)
+        rounds.append(outcome.turns)
     mean, low, high = interval(scores)
     return {"policy": name, "games": games, "score": mean, "low": low, "high": high, "stopped": stopped,
             "mean_rounds": statistics.fmean(rounds)}

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from report import write_report
 
-from solver.duel import parse_strategy
+from solver.strategies import parse_strategy
 from solver.games.dicegeddon.armies import DEFAULT_STRATEGY, StudyConfig, army_name, run_army_study
 from solver.games.dicegeddon.rules import DEFAULT_DICE
 from solver.matrix_game import solve_matrix_game

@@ -1,5 +1,9 @@
 """``dicetree duel GAME --a STRATEGY --b STRATEGY [--c ...]``: strategies play each other many times.
 
+A game for two players only is a duel (A's win rate, each deal played twice with the seats
+swapped); a game for more players is a match of two or more strategies (each strategy's share of
+the wins against its fair share, the seats rotated). Both run :class:`solver.match.Match`.
+
 Usage::
 
     dicetree duel rolldown --a solver:depth=2 --b random --games 200 --seed 1 --jobs 2
@@ -15,17 +19,23 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
-from solver.duel import SIMULTANEOUS_STRATEGIES, STRATEGIES, Duel, Match, format_duel, format_match
 from solver.game import GameError
-from solver.simultaneous import has_simultaneous_moves
+from solver.match import Duel, Match
+from solver.results import format_duel, format_match
+from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
+
+_BUILT_IN = (
+    f"{', '.join(kind.usage() for kind in TURN_KINDS)} where players take turns; "
+    f"{', '.join(kind.usage() for kind in SIMULTANEOUS_KINDS)} where they choose at once; a game may offer "
+    "more (an unknown name lists the game's)"
+)
 
 
 @click.command(cls=PositionCommand)
 @game_argument
-@click.option("--a", "spec_a", required=True, metavar="STRATEGY",
-              help=f"Strategy A. RolldownBeta: {STRATEGIES}. Dice Fights: {SIMULTANEOUS_STRATEGIES}.")
+@click.option("--a", "spec_a", required=True, metavar="STRATEGY", help=f"Strategy A: {_BUILT_IN}.")
 @click.option("--b", "spec_b", required=True, metavar="STRATEGY", help="Strategy B (as --a).")
-@click.option("--c", "spec_c", metavar="STRATEGY", help="Strategy C (games with simultaneous moves: Dice Fights).")
+@click.option("--c", "spec_c", metavar="STRATEGY", help="Strategy C (games for more than two players).")
 @click.option("--d", "spec_d", metavar="STRATEGY", help="Strategy D (as --c).")
 @click.option("--e", "spec_e", metavar="STRATEGY", help="Strategy E (as --c).")
 @click.option("--f", "spec_f", metavar="STRATEGY", help="Strategy F (as --c).")
@@ -34,7 +44,7 @@ from solver.simultaneous import has_simultaneous_moves
                    "rotation of the seats (two strategies: twice, seats swapped).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
-@click.option("--position", help="Play every deal from this position instead of random round starts.")
+@click.option("--position", help="Play every deal from this position instead of random starts.")
 @rule_option
 @click.option("--no-progress", is_flag=True, help="No progress bar (there is none either where stderr is not a terminal).")
 def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, rules,
@@ -43,20 +53,20 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
     game = load_with_rules(game_name, rules)
     specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
     start = game.parse(position) if position is not None else None
-    if has_simultaneous_moves(game):
-        match = Match(game, tuple(specs), games=games, seed=seed, start=start)  # checked before any game
-        title = " vs ".join(str(spec) for spec in match.specs)
-    else:
+    if game.game_type.max_players == 2:
         if len(specs) != 2:
             raise GameError(f"{game_name} duels are between two strategies: give --a and --b only")
-        match = Duel(game, spec_a, spec_b, games=games, seed=seed, start=start)
-        title = f"{match.a} vs {match.b}"
+        match: Match = Duel(game, spec_a, spec_b, games=games, seed=seed, start=start)  # checked before any game
+        report = format_duel
+    else:
+        match = Match(game, tuple(specs), games=games, seed=seed, start=start)
+        report = format_match
     console = Console(stderr=True)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("left"), TimeRemainingColumn(), console=console, disable=no_progress or not console.is_terminal,
         transient=True,
     ) as progress:
-        task = progress.add_task(title, total=games)
+        task = progress.add_task(" vs ".join(str(spec) for spec in match.specs), total=games)
         result = match.run(jobs=jobs, on_progress=lambda n: progress.advance(task, n))
-    click.echo(format_match(result) if isinstance(match, Match) else format_duel(result))
+    click.echo(report(result))

@@ -73,6 +73,17 @@ class ValueBounds:
 
 
 @dataclass(frozen=True)
+class TurnLimit:
+    """How long a played game (a duel, a match) may go on: one still running after ``turns`` turns
+    (what :meth:`Game.starts_turn` marks; ``unit`` names them for output) is stopped and scored by
+    :meth:`Game.stopped_returns` (``scoring`` says how, for output)."""
+
+    turns: int = 2_000
+    unit: str = "decisions"
+    scoring: str = "counted as draws"
+
+
+@dataclass(frozen=True)
 class Deals:
     """Concrete positions a position with hidden information may be, with weights summing to 1.
 
@@ -305,6 +316,27 @@ class Game(ABC):
         (an unknown card, say); a strategy given only its own view plays on this. The default:
         everything is seen."""
         return state
+
+    #: The cap on the length of a played game (the one place a game declares it).
+    turn_limit: TurnLimit = TurnLimit()
+
+    def starts_turn(self, state: State) -> bool:
+        """Whether reaching ``state`` in play starts one more turn of :attr:`turn_limit` (never
+        asked at a terminal state). The default: every decision is a turn; a game counted in rounds
+        says where a round starts."""
+        return self.current_player(state) != CHANCE
+
+    def stopped_returns(self, state: State) -> tuple[float, ...]:
+        """The returns of a game stopped at its :attr:`turn_limit` at ``state``. The default, a draw:
+        every player the middle of :meth:`value_bounds`."""
+        bounds = self.value_bounds()
+        return ((bounds.low + bounds.high) / 2,) * self.num_players
+
+    def strategies(self) -> tuple:
+        """The game's own kinds of strategy (:class:`solver.strategies.StrategyKind` records), which
+        duels offer besides the built-in ones (one of the same name replaces the built-in). The
+        default: none."""
+        return ()
 
     def exact_provider(self, tables_dir: str | None = None, *, required: bool = False):
         """The stored exact values the type declares (``exact_values``) for this configured game, or

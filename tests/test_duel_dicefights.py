@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import math
+import random
 
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.duel import Match
 from solver.games import load_game
+from solver.games.dicefights.policies import POLICIES, play_game
+from solver.match import Match
+from solver.results import GameRecord, format_match
+from solver.strategies import parse_strategy
 
 TWO, FOUR = load_game("dicefights"), load_game("dicefights", players=4)
 
 
 def outcomes(result):
-    return [(r.deal, r.rotation, r.seats, r.scores, r.decisions, r.rounds, r.stopped) for r in result.records]
+    return [(r.deal, r.rotation, r.seats, r.scores, r.decisions, r.turns, r.stopped) for r in result.records]
 
 
 def test_two_player_duel_runs_and_shares_sum_to_one():
@@ -71,3 +75,29 @@ def test_bad_strategies_give_one_line_and_exit_2():
         assert len(answer.output.strip().splitlines()) == 1 and "Traceback" not in answer.output
     answer = runner.invoke(main, ["duel", "rolldown", "--a", "greedy", "--b", "random", "--c", "random"])
     assert answer.exit_code == 2 and "two strategies" in answer.output
+
+
+def test_the_games_own_strategies_and_its_solver_options():
+    assert str(parse_strategy("solver", TWO)) == "solver:depth=1,reroll=0"  # the game's own solver kind
+    assert str(parse_strategy("buy-box", TWO)) == "buy-box"
+    answer = CliRunner().invoke(main, ["duel", "dicefights", "--a", "exact", "--b", "greedy", "--games", "2"])
+    assert answer.exit_code == 2 and "unknown strategy 'exact'" in answer.output and "buy-dice" in answer.output
+
+
+def test_the_policies_play_through_the_one_play_loop():
+    """A policy is a strategy and its games are the play loop's records: the same game whether
+    played by the policies' helper or as a match of the game's buy-NAME kinds."""
+    record = play_game(TWO, [POLICIES["dice"], POLICIES["attack"]], random.Random("7:dice:0"))
+    assert isinstance(record, GameRecord) and record.seats == (0, 1)
+    match = Match(TWO, ("buy-dice", "buy-attack"), games=2, seed=7).run()
+    first = match.records[0]  # deal 0, buy-dice in seat 0: the same dice stream, the same choices
+    assert (first.returns, first.turns, first.decisions) == (record.returns, record.turns, record.decisions)
+
+
+def test_a_game_at_its_round_limit_is_shared_among_the_players_still_in():
+    assert (TWO.turn_limit.turns, TWO.turn_limit.unit) == (300, "rounds")
+    record = play_game(FOUR, [POLICIES["box"]] * 4, random.Random(1), max_rounds=3)
+    assert record.stopped and record.turns == 3 and record.returns == (0.25,) * 4
+    result = Match(TWO, ("buy-defense", "buy-box"), games=2, seed=1, turn_limit=2).run()
+    assert all(r.stopped for r in result.records)
+    assert "Note: 2 game(s) still running after 2 rounds were shared among the players still in" in format_match(result)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import solver.games.dicefights.evaluation as evaluation
 import solver.games.dicefights.notation as notation
 from solver.game import GameType
+from solver.games.dicefights.policies import STRATEGY_KINDS, TURN_LIMIT, shared_among_players_in, starts_round
 from solver.games.dicefights.rules import DiceFightsRules
 from solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, DiceFightsState
 
@@ -51,6 +52,18 @@ class DiceFights(DiceFightsRules):
 
     def describe_value(self) -> str:
         return "probability of winning the game (a shared win counts 1/k)"
+
+    # ----- played games: the game's own strategies and length cap (policies.py) ----------------------
+    turn_limit = TURN_LIMIT
+
+    def starts_turn(self, state: DiceFightsState) -> bool:
+        return starts_round(state)
+
+    def stopped_returns(self, state: DiceFightsState) -> tuple[float, ...]:
+        return shared_among_players_in(state)
+
+    def strategies(self) -> tuple:
+        return STRATEGY_KINDS
 
 
 __all__ = ["DiceFights"]

@@ -1,6 +1,7 @@
-"""Fixed ways to play Dice Fights, and whole games between them (duels, studies, tests).
+"""Dice Fights' own strategies: fixed policies and its solver, as duels and studies offer them.
 
-A :class:`Policy` answers each simultaneous node for one player: a re-roll, a target, a purchase.
+A :class:`Policy` is a strategy (:class:`solver.strategies.Strategy`) that answers each
+simultaneous node for one player by a chooser per kind of node: a re-roll, a target, a purchase.
 The purchase policies (:data:`PURCHASE_POLICIES`) differ only in what they buy; they all keep their
 dice (no re-roll) and point at the opponent they hurt most (the lowest Life on a tie), so a duel
 between them measures the purchase order alone:
@@ -13,13 +14,19 @@ between them measures the purchase order alone:
 * ``solver`` — the purchase node solved by :class:`solver.simultaneous.SimultaneousSearcher`
   (depth 1: the purchases, then the game's evaluation), its mixed strategy sampled.
 
+:data:`STRATEGY_KINDS` are the kinds ``dicetree duel dicefights`` offers besides the built-in
+``random`` (the game's :meth:`~solver.game.Game.strategies`): ``greedy``, ``attack``, ``buy-NAME``
+and its own ``solver`` (the built-in simultaneous solver, the dice kept unless ``reroll=1``).
+A played game stops after :data:`TURN_LIMIT` rounds (defensive policies can stall); the players
+still in share it.
+
 Usage::
 
     >>> import random
     >>> from solver.games.dicefights import DiceFights
     >>> game = DiceFights()
-    >>> outcome = play_game(game, [POLICIES["dice"], POLICIES["attack"]], random.Random(1))
-    >>> outcome.returns in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)), outcome.rounds > 0
+    >>> record = play_game(game, [POLICIES["dice"], POLICIES["attack"]], random.Random(1))
+    >>> record.returns in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)), record.turns > 0
     (True, True)
 """
 
@@ -29,9 +36,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from solver.game import CHANCE, TERMINAL, Action
+from solver.game import Action, Game, TurnLimit
 from solver.games.dicefights.faces import SHIELD, SWORD
-from solver.games.dicefights.game import DiceFights
 from solver.games.dicefights.rules import hardest_hit
 from solver.games.dicefights.state import (
     BUY,
@@ -46,20 +52,48 @@ from solver.games.dicefights.state import (
     Reroll,
     Target,
 )
+from solver.match import play_game as play
+from solver.results import GameRecord
+from solver.simultaneous import SimultaneousSearcher, sample_choice
+from solver.strategies import (
+    DEFAULT_SIMULTANEOUS_DEPTH,
+    SimultaneousSolverStrategy,
+    Strategy,
+    StrategyKind,
+    StrategySpec,
+    depth_option,
+    int_option,
+)
 
-MAX_ROUNDS = 300
-"""A game still going after this many rounds is stopped and shared among the players still in."""
+TURN_LIMIT = TurnLimit(300, "rounds", "shared among the players still in")
+"""A played game still going after this many rounds is stopped (the game's ``turn_limit``)."""
+MAX_ROUNDS = TURN_LIMIT.turns
 
-Chooser = Callable[[DiceFights, DiceFightsState, int, Sequence, random.Random], Action]
+Chooser = Callable[[Game, DiceFightsState, int, Sequence, random.Random], Action]
 """(game, state, player, the player's options, rng) -> one of the options."""
 
 
-def keep_dice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
+# ----- a played game's length (the game's turn_limit, starts_turn and stopped_returns) ---------------
+def starts_round(state: DiceFightsState) -> bool:
+    """A round starts at its roll."""
+    return state.phase == ROLL
+
+
+def shared_among_players_in(state: DiceFightsState) -> tuple[float, ...]:
+    """A stopped game's returns: the players still in share the win."""
+    alive = state.alive()
+    share = 1.0 / len(alive)
+    return tuple(share if p in alive else 0.0 for p in range(state.players))
+
+
+# ----- choosers ----------------------------------------------------------------------------------
+def keep_dice(game: Game, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
     """Re-roll nothing."""
     return KEEP
 
 
-def hardest_hit_target(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Target], rng: random.Random) -> Target:
+def hardest_hit_target(game: Game, state: DiceFightsState, player: int, options: Sequence[Target],
+                       rng: random.Random) -> Target:
     """The opponent this attack hurts most (against their Shields); the lowest Life on a tie."""
     defense = [game.symbol_value(state, p, SHIELD) for p in range(state.players)]
     victim = hardest_hit(game.symbol_value(state, player, SWORD), defense, state.life, [t.victim for t in options])
@@ -70,7 +104,7 @@ def _first(field: str) -> Chooser:
     """Save for one upgrade kind until it is at 4; then Core Dice."""
     index = ("attack", "defense", "gold").index(field)
 
-    def choose(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+    def choose(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
         mult = state.mults[player][index]
         if mult >= MAX_MULTIPLIER:
             return most_dice(game, state, player, options, rng)
@@ -82,7 +116,7 @@ def _first(field: str) -> Chooser:
     return choose
 
 
-def most_dice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def most_dice(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """As many Core Dice as affordable; once the Cache is empty, the most upgrades affordable
     (Attack before Defense before Gold), never the Box."""
     if state.cache() > 0:
@@ -90,7 +124,7 @@ def most_dice(game: DiceFights, state: DiceFightsState, player: int, options: Se
     return max((b for b in options if not b.box), key=lambda b: (b.attack + b.defense + b.gold, b.attack, b.defense))
 
 
-def box_saver(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def box_saver(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
     """The Game Box as soon as affordable (with Core Dice from what is left); save while it is in
     the Cache; once it is gone, Core Dice."""
     if state.box != NO_OWNER:
@@ -99,30 +133,32 @@ def box_saver(game: DiceFights, state: DiceFightsState, player: int, options: Se
     return max(boxes, key=lambda b: b.dice) if boxes else Bundle()
 
 
-def any_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def any_option(game: Game, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
     """Any option, uniformly."""
     return rng.choice(list(options))
 
 
-def solved_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def solved_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],
+                    rng: random.Random) -> Bundle:
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
-    from solver.simultaneous import SimultaneousSearcher, sample_choice
-
     return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
 
 
-def greedy_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def greedy_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],
+                    rng: random.Random) -> Bundle:
     """Spend as much Gold as possible now (the costliest bundle; more Core Dice, then Attack, on a tie)."""
     return max(options, key=lambda b: (b.cost, b.dice, b.attack, b.defense))
 
 
-def attack_purchase(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Bundle], rng: random.Random) -> Bundle:
+def attack_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],
+                    rng: random.Random) -> Bundle:
     """As many Attack upgrades as affordable (the menu stops at 4), the rest on Core Dice; never save."""
     plain = [b for b in options if not (b.defense or b.gold or b.box)]
     return max(plain, key=lambda b: (b.attack, b.dice))
 
 
-def reroll_for_swords(game: DiceFights, state: DiceFightsState, player: int, options: Sequence[Reroll], rng: random.Random) -> Reroll:
+def reroll_for_swords(game: Game, state: DiceFightsState, player: int, options: Sequence[Reroll],
+                      rng: random.Random) -> Reroll:
     """Re-roll every die not showing a Sword (the Box too, unless it shows one)."""
     swords, shields, gold = state.rolled[player]
     box = 1 if state.box == player and state.box_face != SWORD else 0
@@ -130,23 +166,37 @@ def reroll_for_swords(game: DiceFights, state: DiceFightsState, player: int, opt
     return wanted if wanted in options else KEEP
 
 
-def any_choice(game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
-    """Any option, uniformly (re-roll, target or purchase)."""
-    return rng.choice(list(options))
-
-
+# ----- strategies --------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Policy:
-    """How one player plays: a chooser per kind of simultaneous node."""
+class Policy(Strategy):
+    """How one player plays: a chooser per kind of simultaneous node. It keeps nothing between
+    choices, so one policy plays any number of seats of any Dice Fights game."""
 
     name: str
     purchase: Chooser
     reroll: Chooser = keep_dice
     target: Chooser = hardest_hit_target
+    shareable = True
 
-    def choose(self, game: DiceFights, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
+    def choose(self, game: Game, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
         chooser = {REROLL: self.reroll, TARGET: self.target, BUY: self.purchase}[state.phase]
         return chooser(game, state, player, options, rng)
+
+
+class DiceFightsSolver(SimultaneousSolverStrategy):
+    """The simultaneous search at the purchase and target nodes (its optimal mixed strategy sampled).
+    Re-roll nodes are searched only with ``reroll=1``, else the dice are kept as by the fixed
+    policies: a re-roll node's matrix grows with the dice (one search takes ~50 s with 9-11 dice a
+    side at depth 1), too slow for duels of many games."""
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        super().__init__(game, spec)
+        self.search_rerolls = bool(spec.option("reroll"))
+
+    def choose(self, game: Game, state: DiceFightsState, player: int, options: Sequence, rng: random.Random) -> Action:
+        if state.phase == REROLL and not self.search_rerolls:
+            return KEEP
+        return super().choose(game, state, player, options, rng)
 
 
 PURCHASE_POLICIES: dict[str, Chooser] = {
@@ -155,66 +205,53 @@ PURCHASE_POLICIES: dict[str, Chooser] = {
     "defense": _first("defense"),
     "gold": _first("gold"),
     "box": box_saver,
-    "random": any_purchase,
+    "random": any_option,
     "solver": solved_purchase,
 }
 POLICIES: dict[str, Policy] = {name: Policy(name, chooser) for name, chooser in PURCHASE_POLICIES.items()}
 DUEL_POLICIES: dict[str, Policy] = {
-    "random": Policy("random", any_choice, reroll=any_choice, target=any_choice),
     "greedy": Policy("greedy", greedy_purchase),
     "attack": Policy("attack", attack_purchase, reroll=reroll_for_swords),
 }
-"""The fixed strategies of ``dicetree duel dicefights`` (besides ``buy-NAME`` = ``POLICIES[NAME]``):
-``random`` chooses uniformly at every node; ``greedy`` (greedy buyer) keeps its dice, hits hardest
-and spends the most Gold it can each round; ``attack`` (always-attack) re-rolls every die not showing
-a Sword, hits hardest and buys Attack upgrades whenever affordable, the rest on Core Dice."""
+"""The fixed strategies ``greedy`` (greedy buyer: keeps its dice, hits hardest and spends the most
+Gold it can each round) and ``attack`` (always-attack: re-rolls every die not showing a Sword, hits
+hardest and buys Attack upgrades whenever affordable, the rest on Core Dice)."""
 
 
-@dataclass(frozen=True)
-class GameOutcome:
-    """A finished (or stopped) game: each player's return, the rounds played, whether it was stopped."""
+def _fixed(policy: Policy) -> Callable[[Game, StrategySpec], Strategy]:
+    return lambda game, spec: policy
 
-    returns: tuple[float, ...]
-    rounds: int
-    stopped: bool
-    final: DiceFightsState
+
+STRATEGY_KINDS: tuple[StrategyKind, ...] = (
+    StrategyKind("greedy", _fixed(DUEL_POLICIES["greedy"]), "greedy buyer: spends the most Gold it can"),
+    StrategyKind("attack", _fixed(DUEL_POLICIES["attack"]), "always-attack: re-rolls for Swords, buys Attack"),
+    StrategyKind("solver", DiceFightsSolver, "the simultaneous search at purchase and target nodes; re-rolls "
+                 "kept unless reroll=1",
+                 (depth_option(DEFAULT_SIMULTANEOUS_DEPTH), int_option("reroll", 0, 0, 1, "search re-roll nodes"))),
+    *(StrategyKind(f"buy-{name}", _fixed(policy), f"the {name} purchase policy") for name, policy in POLICIES.items()),
+)
+"""Dice Fights' strategy kinds (what ``DiceFights.strategies()`` returns)."""
 
 
 def play_game(
-    game: DiceFights,
-    policies: Sequence[Policy],
+    game: Game,
+    policies: Sequence[Strategy],
     rng: random.Random,
     state: DiceFightsState | None = None,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = None,
     choice_rng: random.Random | None = None,
-) -> GameOutcome:
-    """Play from ``state`` (a new game by default): ``policies[p]`` plays seat p, chance draws from
-    ``rng``, the policies from ``choice_rng`` (default: ``rng`` too; a separate stream keeps the
-    dice the same whoever sits where — common random numbers). After ``max_rounds`` rounds the
-    game stops and the players still in share the win."""
-    if len(policies) != game.num_players:
-        raise ValueError(f"{game.num_players} players need {game.num_players} policies, not {len(policies)}")
-    state = state if state is not None else game.new_game()
-    choice_rng = choice_rng or rng
-    rounds = 0
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            return GameOutcome(game.returns(state), rounds, False, state)
-        if player == CHANCE:
-            if state.phase == ROLL:
-                rounds += 1
-                if rounds > max_rounds:
-                    alive = state.alive()
-                    share = tuple(1.0 / len(alive) if p in alive else 0.0 for p in range(state.players))
-                    return GameOutcome(share, rounds - 1, True, state)
-            state = game.apply(state, game.sample_chance(state, rng))
-            continue
-        options = game.joint_actions(state)
-        joint = tuple(
-            policies[p].choose(game, state, p, own, choice_rng) if own else None for p, own in enumerate(options)
-        )
-        state = game.apply(state, joint)
+) -> GameRecord:
+    """One game through the play loop (:func:`solver.match.play_game`) from ``state`` (a new game by
+    default): ``policies[p]`` plays seat p, chance draws from ``rng``, the policies from
+    ``choice_rng`` (default: ``rng`` too; a separate stream keeps the dice the same whoever sits
+    where: common random numbers). After ``max_rounds`` rounds (default: the game's limit) the game
+    stops and the players still in share the win."""
+    start = state if state is not None else game.new_game(rng)
+    streams = [choice_rng or rng] * len(policies)
+    return play(game, tuple(policies), tuple(range(len(policies))), start, rng, streams, turn_limit=max_rounds)
 
 
-__all__ = ["DUEL_POLICIES", "GameOutcome", "MAX_ROUNDS", "POLICIES", "PURCHASE_POLICIES", "Policy", "play_game"]
+__all__ = [
+    "DUEL_POLICIES", "DiceFightsSolver", "MAX_ROUNDS", "POLICIES", "PURCHASE_POLICIES", "Policy", "STRATEGY_KINDS",
+    "TURN_LIMIT", "play_game", "shared_among_players_in", "starts_round",
+]

@@ -10,7 +10,7 @@ counts 1/2). Small pairings (:func:`estimated_states` up to ``exact_limit``) are
 :func:`solver.exact.solve` of ``game.start(row army, column army)``, with its certificate, using
 :class:`CanonicalDicegeddon` (dice kept in a sorted order: fewer states, the same values). Larger
 ones are *sampled*: both sides played by the same depth-limited solver strategy
-(:class:`solver.duel.SolverStrategy`, its leaf evaluation fitted to exact values), each deal twice
+(:class:`solver.strategies.SolverStrategy`, its leaf evaluation fitted to exact values), each deal twice
 on one seeded dice stream with the row army first as A then as B, and a 95% interval. The opening
 is symmetric (the lower active total moves first whoever is A; ties are a fair roll-off), so
 ``M[j][i] = 1 - M[i][j]``: only the upper triangle is computed. The optimal mixed choice of army
@@ -32,7 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.duel import Duel, deal_interval, parse_strategy, play_game
+from solver.match import Duel
+from solver.results import deal_interval
+from solver.strategies import parse_strategy
 from solver.exact import solve
 from solver.game import GameError
 from solver.games.dicegeddon.rules import CanonicalDicegeddon, Dicegeddon, parse_army
@@ -161,16 +163,15 @@ def play_deals(config: StudyConfig, i: int, j: int, first_deal: int, end_deal: i
     """The row army's mean score in each deal of ``first_deal:end_deal``, and how many games hit the cap."""
     game = config.game()
     seed = f"{config.seed}:{army_name(config.armies[i])}:{army_name(config.armies[j])}"
-    as_a = Duel(game, config.strategy, config.strategy, games=2, seed=seed,
-                start=game.start(config.armies[i], config.armies[j]))
-    as_b = replace(as_a, start=game.start(config.armies[j], config.armies[i]))
+    as_a, as_b = (Duel(game, config.strategy, config.strategy, games=2, seed=seed, start=game.start(*armies))
+                  for armies in ((config.armies[i], config.armies[j]), (config.armies[j], config.armies[i])))
     strategies = as_a.make_strategies()
     deal_scores, capped = [], 0
     for deal in range(first_deal, end_deal):
-        first = play_game(as_a, deal, as_a.start, 0, strategies)  # a_score: player 0's = the row army's
-        second = play_game(as_b, deal, as_b.start, 1, strategies)  # a_score: player 1's = the row army's
-        deal_scores.append((first.a_score + second.a_score) / 2)
-        capped += first.capped + second.capped
+        first = as_a.play(deal, 0, strategies)  # strategy A as player 0 = the row army
+        second = as_b.play(deal, 1, strategies)  # strategy A as player 1 = the row army
+        deal_scores.append((first.scores[0] + second.scores[0]) / 2)
+        capped += first.stopped + second.stopped
     return deal_scores, capped
 
 
@@ -338,7 +339,7 @@ class DicegeddonStudy:
         game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several, chains=chains)
         variant = "".join(f" ({name})" for name, on in (("mulligan", mulligan), ("several defenders", several),
                                                          ("no chains", not chains)) if on)
-        strategy = str(parse_strategy(values.get("strategy") or DEFAULT_STRATEGY))
+        strategy = str(parse_strategy(values.get("strategy") or DEFAULT_STRATEGY, game))
         if games % 2:
             raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
         if pairing is not None:

@@ -1,0 +1,330 @@
+"""Strategies: how a seat of a played game chooses its moves, and the text that names one.
+
+A strategy is named by a spec (:func:`parse_strategy`): a kind and its options, ``solver:depth=3``.
+The built-in kinds fit every game of the kind they are for:
+
+* games where players take turns: ``random`` (a legal move chosen uniformly), ``greedy`` (the best
+  progress move by a depth-1 search, :meth:`~solver.game.Game.is_progress`, else the best one-ply
+  move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2) and
+  ``exact[:max_states=N,fallback=D]`` (the exact solver's move where the position's state graph has
+  at most N states, default 20,000; else ``solver:depth=D``, default 2, and counted);
+* games where players choose at once: ``random`` (any of the player's options) and
+  ``solver:depth=N`` (the simultaneous search's optimal mixed strategy sampled, default depth 1).
+
+A game adds kinds of its own, or replaces a built-in one of the same name, through
+:meth:`~solver.game.Game.strategies` (a tuple of :class:`StrategyKind`). Every strategy sees the
+whole position.
+
+Usage::
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> spec = parse_strategy("solver:depth=3", game)
+    >>> spec, spec.option("depth")
+    (StrategySpec(kind='solver', options=(('depth', 3),)), 3)
+    >>> state = game.parse("d8:5,d6:2/d6:6,d4:4 a -/-")
+    >>> greedy = make_strategy(game, "greedy")
+    >>> game.action_name(state, greedy.choose(game, state, 0, game.legal_actions(state), random.Random(0)))
+    'd8xd4'
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from solver.exact import ExactSolution, solve
+from solver.game import Action, Game, GameError, State
+from solver.rule_options import RuleOption, shorten
+from solver.search import Searcher, check_searchable
+from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, sample_choice
+
+DEFAULT_SOLVER_DEPTH = 2
+DEFAULT_SIMULTANEOUS_DEPTH = 1
+DEFAULT_EXACT_STATES = 20_000
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy by kind with its options (every option of the kind, defaults filled in)."""
+
+    kind: str
+    options: tuple[tuple[str, int], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.kind
+        return f"{self.kind}:" + ",".join(f"{key}={value}" for key, value in self.options)
+
+    def option(self, key: str, default: int | None = None) -> int:
+        value = dict(self.options).get(key, default)
+        if value is None:
+            raise GameError(f"strategy {self} has no option {key}")
+        return value
+
+
+class Strategy(ABC):
+    """How a seat plays: asked at each of its decisions for one of the player's options.
+
+    A strategy object plays one or more seats of one game after another. Those that keep nothing
+    between decisions that could change a choice say ``shareable``: then equal specs of a match
+    share one object (a search-based one keeps caches and per-game state: one object a strategy).
+    """
+
+    shareable: bool = False
+
+    def new_game(self, start: State) -> None:
+        """Called before each game with its start (strategies that keep per-game knowledge reset it)."""
+
+    @abstractmethod
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        """``player``'s move at ``state``, one of ``options`` (the legal actions where players take
+        turns, the player's own options at a simultaneous node); ``rng`` is the strategy's own stream."""
+
+    def take_fallbacks(self) -> int:
+        """Decisions since the last call that could not be played as the strategy says (exact)."""
+        return 0
+
+
+@dataclass(frozen=True)
+class StrategyKind:
+    """A kind of strategy a spec may name: its integer ``options`` (rule-option records with their
+    default and range), one line of ``help``, and ``make(game, spec)``, which builds one for a game.
+    ``check(game)`` (if given) refuses, in one line, a game the kind does not fit."""
+
+    name: str
+    make: Callable[[Game, StrategySpec], Strategy]
+    help: str
+    options: tuple[RuleOption, ...] = ()
+    check: Callable[[Game], None] | None = None
+
+    def usage(self) -> str:
+        """``solver:depth=N``, ``exact[:max_states=N,fallback=N]``."""
+        if not self.options:
+            return self.name
+        return f"{self.name}:" + ",".join(f"{option.name}=N" for option in self.options)
+
+    def parse(self, text: str, rest: str) -> StrategySpec:
+        """The spec with ``rest`` (``depth=3,reroll=1``) read over the defaults."""
+        declared = {option.name: option for option in self.options}
+        values = {option.name: option.default for option in self.options}
+        for item in filter(None, rest.split(",")):
+            key, equals, value = item.partition("=")
+            if key not in declared or not equals:
+                known = ", ".join(f"{k}=N" for k in declared) or "none"
+                raise GameError(f"strategy '{shorten(text)}': unknown option '{shorten(item)}' "
+                                f"(options of {self.name}: {known})")
+            low, high = declared[key].low, declared[key].high
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise GameError(f"strategy '{shorten(text)}': {key} must be a whole number from {low} to {high:,}, "
+                                f"not '{shorten(value)}'")
+            values[key] = int(value)
+        return StrategySpec(self.name, tuple(values.items()))
+
+
+def int_option(name: str, default: int, low: int, high: int, help: str) -> RuleOption:
+    """An integer option of a strategy kind."""
+    return RuleOption(name, "int", default, help, low=low, high=high)
+
+
+# ----- the built-in strategies --------------------------------------------------------------------
+class RandomStrategy(Strategy):
+    """One of the player's options, uniformly."""
+
+    shareable = True
+
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        return rng.choice(list(options))
+
+
+class SolverStrategy(Strategy):
+    """The best move of a depth-limited search (``depth`` from the spec; greedy uses depth 1)."""
+
+    def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
+        self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
+        self.searcher = Searcher(game, cache_slots=2**18 if self.depth > 1 else 2**12)
+
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        return self.searcher.search(state, depth=self.depth).best.action
+
+
+class GreedyStrategy(SolverStrategy):
+    """The best progress move (:meth:`~solver.game.Game.is_progress`: a capture, say) if there is
+    one, else the best one-ply move."""
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        super().__init__(game, spec, depth=1)
+
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        moves = self.searcher.search(state, depth=1).moves  # best first
+        return next((move.action for move in moves if game.is_progress(state, move.action)), moves[0].action)
+
+
+class ExactStrategy(Strategy):
+    """The exact solver's move where the position is small enough, else a search's (counted).
+
+    A solution covers every state reachable from the position it was solved from, so each game
+    first tries to solve its start (then every decision of the game is exact), and otherwise the
+    position at each decision until one is small enough. Solutions (and positions found too large)
+    are remembered by the position solved, so the games of a deal, or every game from a given
+    position, solve it once; what a game does depends only on its own moves, never on the games
+    played before it (``--jobs`` relies on it).
+    """
+
+    REMEMBERED = 16
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        self.game = game
+        self.max_states = spec.option("max_states", DEFAULT_EXACT_STATES)
+        self.fallback = SolverStrategy(game, spec, depth=spec.option("fallback", DEFAULT_SOLVER_DEPTH))
+        self.solution: ExactSolution | None = None
+        self.start: State | None = None
+        self.fallbacks = 0
+        self._solved: OrderedDict[Hashable, ExactSolution] = OrderedDict()
+        self._too_large: OrderedDict[Hashable, None] = OrderedDict()
+
+    def new_game(self, start: State) -> None:
+        self.solution, self.start = None, start
+
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        if self.start is not None:  # the game's first decision: try to solve the whole game
+            self.solution, self.start = self._solve(self.start), None
+        if self.solution is None or game.key(state) not in self.solution.graph.index:
+            self.solution = self._solve(state)
+            if self.solution is None:
+                self.fallbacks += 1
+                return self.fallback.choose(game, state, player, options, rng)
+        return self.solution.best_action(state)
+
+    def _solve(self, state: State) -> ExactSolution | None:
+        key = self.game.key(state)
+        if key in self._solved:
+            self._solved.move_to_end(key)
+            return self._solved[key]
+        if key in self._too_large:
+            return None
+        try:
+            solution = solve(self.game, state, max_states=self.max_states)
+        except GameError:  # too many states, or a chance node that can only be sampled
+            _remember(self._too_large, key, None, 100 * self.REMEMBERED)
+            return None
+        _remember(self._solved, key, solution, self.REMEMBERED)
+        return solution
+
+    def take_fallbacks(self) -> int:
+        count, self.fallbacks = self.fallbacks, 0
+        return count
+
+
+def _remember(memory: OrderedDict, key: Hashable, value: object, size: int) -> None:
+    memory[key] = value
+    if len(memory) > size:
+        memory.popitem(last=False)
+
+
+class SimultaneousSolverStrategy(Strategy):
+    """The depth-N :class:`~solver.simultaneous.SimultaneousSearcher` search at each simultaneous
+    node, the player's optimal mixed strategy sampled (3+ players: the paranoid reduction's). One
+    object may play several seats: the seats of one node share its search."""
+
+    shareable = True
+
+    def __init__(self, game: Game, spec: StrategySpec):
+        self.depth = spec.option("depth", DEFAULT_SIMULTANEOUS_DEPTH)
+        self.searcher = SimultaneousSearcher(game, cache_limit=200_000)
+        self._last: tuple[Hashable, SimultaneousResult] | None = None
+
+    def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        key = game.key(state)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.searcher.search(state, depth=self.depth))
+        return sample_choice(self._last[1], player, rng)
+
+
+def depth_option(default: int) -> RuleOption:
+    """The ``depth`` option of a search-based kind."""
+    return int_option("depth", default, 1, 12, "decisions searched")
+
+
+TURN_KINDS = (
+    StrategyKind("random", lambda game, spec: RandomStrategy(), "a legal move, uniformly"),
+    StrategyKind("greedy", GreedyStrategy, "the best progress move, else the best one-ply move",
+                 check=check_searchable),
+    StrategyKind("solver", SolverStrategy, "the depth-N search's best move",
+                 (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable),
+    StrategyKind("exact", ExactStrategy, "the exact solver's move where at most max_states states, else "
+                 "solver:depth=fallback",
+                 (int_option("max_states", DEFAULT_EXACT_STATES, 1, 50_000_000, "states solved at most"),
+                  int_option("fallback", DEFAULT_SOLVER_DEPTH, 1, 12, "the search's depth elsewhere")),
+                 check=check_searchable),
+)
+"""The built-in kinds for games where players take turns."""
+
+SIMULTANEOUS_KINDS = (
+    StrategyKind("random", lambda game, spec: RandomStrategy(), "any of the player's options, uniformly"),
+    StrategyKind("solver", SimultaneousSolverStrategy, "the simultaneous search's mixed strategy, sampled",
+                 (depth_option(DEFAULT_SIMULTANEOUS_DEPTH),)),
+)
+"""The built-in kinds for games where players choose at once."""
+
+
+def strategy_kinds(game: Game | None) -> dict[str, StrategyKind]:
+    """The kinds a spec may name for ``game``: the built-in ones for its type, then its own
+    (:meth:`~solver.game.Game.strategies`; one of the same name replaces the built-in). Without a
+    game: the built-in kinds for games where players take turns."""
+    simultaneous = game is not None and game.game_type.simultaneous
+    kinds = {kind.name: kind for kind in (SIMULTANEOUS_KINDS if simultaneous else TURN_KINDS)}
+    if game is not None:
+        kinds.update((kind.name, kind) for kind in game.strategies())
+    return kinds
+
+
+def strategy_names(game: Game | None) -> str:
+    """The kinds of :func:`strategy_kinds` as a spec would name them, for help and errors.
+
+    >>> strategy_names(None)
+    'random, greedy, solver:depth=N, exact:max_states=N,fallback=N'
+    """
+    return ", ".join(kind.usage() for kind in strategy_kinds(game).values())
+
+
+def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
+    """The spec ``text`` names, every option of its kind filled in (one line if it names no kind of
+    :func:`strategy_kinds`, has an unknown option or a value out of range, or the kind does not fit
+    the game).
+
+    >>> str(parse_strategy("solver:depth=3")), str(parse_strategy("exact:fallback=1"))
+    ('solver:depth=3', 'exact:max_states=20000,fallback=1')
+    >>> parse_strategy("minimax")
+    Traceback (most recent call last):
+    ...
+    solver.game.GameError: unknown strategy 'minimax': choose random, greedy, solver:depth=N, exact:max_states=N,fallback=N
+    """
+    kinds = strategy_kinds(game)
+    name, _, rest = text.strip().partition(":")
+    if name not in kinds:
+        raise GameError(f"unknown strategy '{shorten(text)}': choose {strategy_names(game)}")
+    kind = kinds[name]
+    if game is not None and kind.check is not None:
+        kind.check(game)
+    return kind.parse(text, rest)
+
+
+def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:
+    """A strategy object for ``game`` from its spec (text is parsed first)."""
+    spec = parse_strategy(spec, game) if isinstance(spec, str) else spec
+    kinds = strategy_kinds(game)
+    if spec.kind not in kinds:
+        raise GameError(f"unknown strategy '{spec}': choose {strategy_names(game)}")
+    return kinds[spec.kind].make(game, spec)
+
+
+__all__ = [
+    "DEFAULT_EXACT_STATES", "DEFAULT_SIMULTANEOUS_DEPTH", "DEFAULT_SOLVER_DEPTH", "ExactStrategy", "GreedyStrategy",
+    "RandomStrategy", "SIMULTANEOUS_KINDS", "SimultaneousSolverStrategy", "SolverStrategy", "Strategy",
+    "StrategyKind", "StrategySpec", "TURN_KINDS", "depth_option", "int_option", "make_strategy", "parse_strategy",
+    "strategy_kinds", "strategy_names",
+]
