@@ -49,6 +49,7 @@ from collections.abc import Sequence
 
 from solver.game import Game, GameError, GameType, IllegalMoveError, ValueBounds
 from solver.games.rollforit import evaluation, notation, rules
+from solver.games.rollforit.strategies import strategy_kinds
 from solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
 from solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
@@ -251,6 +252,13 @@ class RollForIt(Game):
 
     def is_progress(self, state: RollForItState, action) -> bool:
         return rules.is_progress(state, action)
+
+    def strategies(self) -> tuple:
+        return strategy_kinds(self.num_players)
+
+    def stopped_returns(self, state: RollForItState) -> tuple[float, ...]:
+        """A played game stopped at its turn limit (players who keep passing): the most points win, shared."""
+        return rules.returns(rules.game_over(state, rules.most_points(state.scores)), self)
 
     def new_game(self, rng: random.Random) -> RollForItState:
         """Shuffled decks, the face-up cards dealt, and who starts drawn by the opening roll."""
