@@ -138,6 +138,9 @@ class Match:
         specs = tuple(parse_strategy(s, game) if isinstance(s, str) else s for s in self.specs)
         object.__setattr__(self, "specs", specs)
         n, k = game.num_players, len(specs)
+        if n < 2:
+            raise GameError(f"{game.game_type.long_name} is played here by one player: strategies play each other "
+                            "in games of two or more players")
         if k < 2 or n % k:
             counts = [str(d) for d in range(2, n + 1) if n % d == 0]
             choices = " or ".join(counts) if len(counts) < 3 else ", ".join(counts[:-1]) + " or " + counts[-1]

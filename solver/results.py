@@ -265,7 +265,7 @@ def format_match(result: MatchResult) -> str:
         f"Seats rotated cyclically, one seat on per game of a deal (seats P1..P{n}): {rotations};",
         "  so every strategy plays every seat equally often" + (f" (each holds {n // k} seats a game)." if n > k else "."),
         "Common random numbers: the games of a deal have the same start and one seeded dice stream (aligned",
-        "  until the strategies' purchases make the dice counts differ); each strategy has its own choice stream.",
+        "  until the strategies' choices make the games differ); each strategy has its own choice stream.",
         "Every strategy sees the whole position. Shared wins are split: the shares add up to 100%.",
         "",
         f"{'strategy':<28} {'win share':>9}  {'95% CI':<15} {'fair share':>10}  verdict",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
 import math
 import random
 
 from click.testing import CliRunner
 
+import solver.games.dicefights.policies as policies_module
 from cli.main import main
 from solver.games import load_game
 from solver.games.dicefights.policies import POLICIES, play_game
@@ -101,3 +103,7 @@ def test_a_game_at_its_round_limit_is_shared_among_the_players_still_in():
     result = Match(TWO, ("buy-defense", "buy-box"), games=2, seed=1, turn_limit=2).run()
     assert all(r.stopped for r in result.records)
     assert "Note: 2 game(s) still running after 2 rounds were shared among the players still in" in format_match(result)
+
+
+def test_docstrings():
+    assert doctest.testmod(policies_module).failed == 0
