@@ -157,3 +157,10 @@ def test_observations_and_hidden_information(game):
 def test_registered_names_load():
     for name in game_names():
         assert game_class(name).game_type.short_name == name
+
+
+def test_options_report_the_configured_values(game):
+    values = game.options()
+    assert list(values) == [option.name for option in type(game).rule_options]
+    rebuilt = load_game(game.game_type.short_name, **{k: v for k, v in values.items() if v is not None})
+    assert repr(rebuilt) == repr(game)

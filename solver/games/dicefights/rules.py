@@ -181,6 +181,12 @@ class DiceFightsRules(Game):
         # The same final dice recur along many re-roll lines: settle each once.
         self.settle = lru_cache(maxsize=SETTLE_CACHE)(self._settle)
 
+    def options(self) -> dict:
+        """Every declared rule option's value (players and faces are kept as ``num_players`` and ``layout``)."""
+        chosen = {"players": self.num_players, "faces": None if self.layout.assumed else self.layout.source}
+        return {option.name: chosen.get(option.name, getattr(self, option.name, option.default))
+                for option in self.rule_options}
+
     def __repr__(self) -> str:
         return (f"DiceFights(players={self.num_players}, race={self.race!r}, shields={self.shields!r}, "
                 f"bundles={self.bundles!r})")
