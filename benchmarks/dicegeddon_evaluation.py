@@ -33,7 +33,8 @@ from scipy.optimize import minimize
 from solver.exact import solve
 from solver.games.dicegeddon import evaluation
 from solver.games.dicegeddon.armies import army_name, estimated_states
-from solver.games.dicegeddon.rules import KEEP, PLACE, STEP, CanonicalDicegeddon
+from solver.games.dicegeddon.game import CanonicalDicegeddon
+from solver.games.dicegeddon.state import KEEP, PLACE, STEP
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "dicegeddon"
 DICE = (4, 6, 8, 10, 12, 20)

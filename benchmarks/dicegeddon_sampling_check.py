@@ -27,7 +27,8 @@ from report import write_report
 
 from solver.strategies import parse_strategy
 from solver.games.dicegeddon.armies import DEFAULT_STRATEGY, StudyConfig, army_name, run_army_study
-from solver.games.dicegeddon.rules import DEFAULT_DICE
+from solver.games.dicegeddon.game import Dicegeddon
+from solver.games.dicegeddon.state import DEFAULT_DICE
 from solver.matrix_game import solve_matrix_game
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "dicegeddon"
@@ -57,7 +58,7 @@ def main(argv=None) -> None:
     armies = tuple(parse_army_name(n) for n in names)
     strategy = str(parse_strategy(args.strategy))
     config = StudyConfig(args.army_size, DEFAULT_DICE, False, False, armies, exact_limit=0, strategy=strategy,
-                         games=args.games, seed=args.seed)
+                         games=args.games, seed=args.seed, game_class=Dicegeddon)
     study = run_army_study(config, jobs=args.jobs)
 
     errors = np.array([c.value - exact[c.row, c.col] for c in study.cells])

@@ -7,7 +7,8 @@ import pytest
 
 from solver.exact import solve
 from solver.games.dicegeddon.evaluation import CLIP, FEATURE_NAMES, features, hit_probability, mean_attack
-from solver.games.dicegeddon.rules import KEEP, PLACE, STEP, CanonicalDicegeddon, Dicegeddon
+from solver.games.dicegeddon import CanonicalDicegeddon, Dicegeddon
+from solver.games.dicegeddon.state import KEEP, PLACE, RESERVE, STEP, Die
 
 GAME = Dicegeddon()
 
@@ -22,7 +23,7 @@ def test_hit_probability_and_mean_attack_by_hand():
 def test_features_by_hand():
     # A (to move) has a d8 showing 7, unused; B a d6 showing 5 and a d4 in reserve at 2.
     state = GAME.battle([(8, 7)], [(6, 5)])
-    state = state._replace(dice=(state.dice[0], state.dice[1] + ((4, 2, 0, False, -1),)))
+    state = state._replace(dice=(state.dice[0], state.dice[1] + (Die(4, 2, RESERVE, False, -1),)))
     x = dict(zip(FEATURE_NAMES, features(state)))
     assert x["active dice (mine - theirs)"] == 0
     assert x["mean attack of active dice (mine - theirs)"] == pytest.approx(mean_attack(8) - mean_attack(6))

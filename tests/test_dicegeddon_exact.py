@@ -12,6 +12,10 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.exact import solve
 from solver.games import load_game
+from solver.games.dicegeddon import CanonicalDicegeddon
+from solver.games.dicegeddon.armies import StudyConfig, legal_armies, run_army_study
+from solver.games.dicegeddon.rules import canonical
+from solver.games.dicegeddon.state import PLACE
 from solver.search import Searcher
 
 GAME = load_game("dicegeddon")
@@ -78,15 +82,11 @@ def test_opening_value_decomposes_by_hand():
 
 
 def _study_config(armies, **options):
-    from solver.games.dicegeddon.armies import StudyConfig
-
     game = load_game("dicegeddon", army_size=8)
-    return StudyConfig(8, game.dice, False, False, tuple(armies), **options)
+    return StudyConfig(8, game.dice, False, False, tuple(armies), game_class=type(game), **options)
 
 
 def test_army_study_of_size_8_is_symmetric_and_has_an_equilibrium():
-    from solver.games.dicegeddon.armies import legal_armies, run_army_study
-
     game = load_game("dicegeddon", army_size=8)
     assert legal_armies(8, game.dice) == [(4,), (6,), (8,), (4, 4)]
     study = run_army_study(_study_config([(4,), (6,), (8,)]))
@@ -100,8 +100,6 @@ def test_army_study_of_size_8_is_symmetric_and_has_an_equilibrium():
 
 
 def test_sampled_cells_have_intervals_around_the_exact_values_and_any_jobs_agree():
-    from solver.games.dicegeddon.armies import run_army_study
-
     armies = [(4,), (4, 4), (8,)]
     exact = run_army_study(_study_config(armies))
     sampled = run_army_study(_study_config(armies, exact_limit=0, games=200, seed=3))
@@ -118,8 +116,6 @@ def test_sampled_cells_have_intervals_around_the_exact_values_and_any_jobs_agree
 
 
 def test_canonical_dice_order_merges_states_and_keeps_values():
-    from solver.games.dicegeddon.rules import CanonicalDicegeddon, canonical
-
     plain, merged = load_game("dicegeddon"), CanonicalDicegeddon()
     a = solve(plain, plain.start((4,), (4, 4)))
     b = solve(merged, merged.start((4,), (4, 4)))
@@ -139,8 +135,6 @@ def test_several_defenders_adds_only_dominated_placements():
     # (D2 first), while the stack lets the attacker pick either one (both can be attacked). Either
     # way every defence ends when the owner's next turn starts. So the variant only adds moves that
     # are dominated, for both players, and the values agree to the last bit.
-    from solver.games.dicegeddon.rules import PLACE, CanonicalDicegeddon
-
     position = "d4:4a*,d4:2a,d4:3a/d6:6a a 20"  # A's used d4 (4) and two unused d4s against a d6 (6)
     base, several = CanonicalDicegeddon(), CanonicalDicegeddon(several_defenders=True)
     a, b = solve(base, base.parse(position)), solve(several, several.parse(position))
@@ -155,12 +149,12 @@ def test_several_defenders_adds_only_dominated_placements():
     for state in b.graph.states:
         if state.phase != PLACE:
             continue
-        defended = {d[4] for d in state.dice[state.mover] if d[4] >= 0}
+        defended = {d.defends for d in state.dice[state.mover] if d.defends >= 0}
         moves = b.move_values(state)
-        stacks = [m.value for m in moves if m.action[1] in defended]
+        stacks = [m.value for m in moves if m.action.target in defended]
         if not stacks:
             continue
-        legal = [m.value for m in moves if m.action[1] not in defended]
+        legal = [m.value for m in moves if m.action.target not in defended]
         stack_options += 1
         assert max(stacks) <= max(legal) + 1e-12
         strictly_worse += max(stacks) < max(legal) - 1e-9
@@ -170,8 +164,6 @@ def test_several_defenders_adds_only_dominated_placements():
 def test_chains_of_defenders_change_exact_values():
     # A's used d6 shows 1; two unused d4s (3) can defend it against B's d6 (6). With chains the
     # second d4 may stand in front of the first defender; without, it must stand alone.
-    from solver.games.dicegeddon.rules import CanonicalDicegeddon
-
     position = "d6:1a*,d4:3a,d4:3a/d6:6a a 20"
     chained = CanonicalDicegeddon()
     unchained = CanonicalDicegeddon(chains=False)

@@ -20,6 +20,7 @@ GAMES = {
     for several in (False, True) for mulligan in (False, True)
 }
 SIDES = [4, 6, 8, 10, 12, 20]
+BASE = Dicegeddon()  # army size 20, as the positions below are written
 
 
 def random_army(rng: random.Random, size: int) -> list[int]:
@@ -51,7 +52,7 @@ def test_round_trip_along_random_play(seed, several, mulligan, steps):
 
 
 def test_documented_examples_parse_and_are_canonical():
-    game = GAMES[(False, False)]
+    game = BASE
     examples = re.findall(r"^  (d[0-9]+:\S+ .*)$", NOTATION_HELP, re.M)
     assert len(examples) == 3
     for text in examples:
@@ -103,10 +104,10 @@ def test_documented_examples_parse_and_are_canonical():
 )
 def test_specific_position_errors(text, message):
     with pytest.raises(PositionError, match=re.escape(message)):
-        GAMES[(False, False)].parse(text)
+        BASE.parse(text)
 
 
 def test_several_defenders_parse_only_in_the_variant():
     text = "d6:3a*,d4:3a*>1,d4:2a*>1,d4:1a/d6:6a a 20"
-    game = GAMES[(True, False)]
+    game = Dicegeddon(several_defenders=True)
     assert game.format(game.parse(text)) == text

@@ -3,6 +3,7 @@ turn, winning, and the variants (several defenders, mulligan)."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from solver.game import CHANCE, TERMINAL, GameError, PositionError
 from solver.games import load_game
 from solver.games.dicegeddon import Dicegeddon, attack_outcomes, recruit_outcomes
-from solver.games.dicegeddon.rules import ACTIVE, KEEP, PLACE, RESERVE, ROLLOFF, SETUP, STEP
+from solver.games.dicegeddon.state import ACTIVE, KEEP, PLACE, RESERVE, ROLLOFF, SETUP, STEP
 
 GAME = Dicegeddon(army_size=40)
 SEVERAL = Dicegeddon(army_size=40, several_defenders=True)
@@ -146,7 +147,7 @@ def test_recruit_climbs_and_at_the_top_becomes_active_used():
 def test_attack_strictly_more_defeats_reserve_cannot_be_attacked_and_win_at_once():
     state = GAME.parse("d6:1a,d4:2a/d8:4a*,d8:3r a 40")
     assert names(GAME, state) == ["A1>1", "D1", "A2>1", "D2"]  # B's reserve d8 is no target
-    hit = sum(p for o, p in GAME.exact_outcomes(play(GAME, state, "A1>1")) if o[1])
+    hit = sum(p for o, p in GAME.exact_outcomes(play(GAME, state, "A1>1")) if o.hit)
     assert hit == Fraction(1, 3)
     after = play(GAME, state, "A1>1", "hit:5")
     assert GAME.current_player(after) == TERMINAL and GAME.format(after) == "d6:5a*,d4:2a/d8:3r - 40 won:a"
@@ -200,7 +201,7 @@ def test_options_from_strings_and_bad_armies():
         load_game("dicegeddon", armies="d5/d6")
     with pytest.raises(GameError, match="has no rule option 'ace'"):
         load_game("dicegeddon", ace="printed")
-    start = game.new_match()
+    start = game.new_game(random.Random(0))
     assert game.format(start) == "d4:?,d8:?/d6:?,d6:? - 12 setup"
 
 

@@ -1,6 +1,9 @@
-"""Dicegeddon: rules (``rules``: the whole game, exploding rolls, the variations) and notation
-(``notation``)."""
+"""Dicegeddon: the state values (``state``), the rules (``rules``: the whole game, exploding rolls,
+the variations), the notation (``notation``), the fitted evaluation (``evaluation``), the army
+study (``armies``) and the game on the interface (``game``)."""
 
-from solver.games.dicegeddon.rules import Dicegeddon, GeddonState, attack_outcomes, recruit_outcomes
+from solver.games.dicegeddon.game import CanonicalDicegeddon, Dicegeddon
+from solver.games.dicegeddon.rules import attack_outcomes, recruit_outcomes
+from solver.games.dicegeddon.state import DicegeddonState
 
-__all__ = ["Dicegeddon", "GeddonState", "attack_outcomes", "recruit_outcomes"]
+__all__ = ["CanonicalDicegeddon", "Dicegeddon", "DicegeddonState", "attack_outcomes", "recruit_outcomes"]

@@ -27,7 +27,7 @@ import itertools
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +37,11 @@ from solver.results import deal_interval
 from solver.strategies import parse_strategy
 from solver.exact import solve
 from solver.game import GameError
-from solver.games.dicegeddon.rules import CanonicalDicegeddon, Dicegeddon, parse_army
+from solver.figures import heatmap, write_csv
+from solver.games.dicegeddon.rules import DicegeddonRules, parse_dice
+from solver.games.dicegeddon.rules import army_text as army_name
 from solver.matrix_game import solve_matrix_game
+from solver.pov import PointOfView
 from solver.rule_options import RuleOption, shorten
 
 
@@ -67,10 +70,6 @@ def estimated_states(army_a, army_b) -> int:
     return math.prod(2 * s for s in (*army_a, *army_b)) * (len(army_a) + len(army_b)) ** 2
 
 
-def army_name(army) -> str:
-    return ",".join(f"d{s}" for s in army)
-
-
 EXACT_LIMIT = 120_000  # cells whose estimated_states is larger are sampled
 DEFAULT_STRATEGY = "solver:depth=1"
 
@@ -80,7 +79,8 @@ class StudyConfig:
     """What a study computes, picklable for worker processes: the game's options, the armies, which
     cells are solved exactly (``exact_limit`` on :func:`estimated_states`; ``max_states`` caps a
     solve, a larger one is sampled instead) and how the others are sampled (``games`` per cell,
-    half with the row army as player A, half as B, both sides played by ``strategy``)."""
+    half with the row army as player A, half as B, both sides played by ``strategy``). ``game_class``
+    is the game they are played in (``Dicegeddon``; its ``canonical()`` is solved)."""
 
     army_size: int
     dice: tuple[int, ...]
@@ -93,11 +93,12 @@ class StudyConfig:
     games: int = 400
     seed: int = 0
     chains: bool = True
+    game_class: type[DicegeddonRules] = field(kw_only=True)
 
-    def game(self, canonical: bool = False) -> Dicegeddon:
-        kind = CanonicalDicegeddon if canonical else Dicegeddon
-        return kind(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan, chains=self.chains,
-                    several_defenders=self.several_defenders, armies=(self.armies[0], self.armies[0]))
+    def game(self, canonical: bool = False) -> DicegeddonRules:
+        game = self.game_class(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan, chains=self.chains,
+                               several_defenders=self.several_defenders, armies=(self.armies[0], self.armies[0]))
+        return game.canonical() if canonical else game
 
     def is_exact(self, i: int, j: int) -> bool:
         return estimated_states(self.armies[i], self.armies[j]) <= self.exact_limit
@@ -224,19 +225,21 @@ def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: 
                 if on_cell is not None:
                     on_cell(cells[-1])
     cells.sort(key=lambda c: (c.row, c.col))
+    pov = PointOfView.of(config.game())  # M[j][i] is the column army's view of M[i][j]
     matrix, low, high = np.full((n, n), 0.5), np.full((n, n), 0.5), np.full((n, n), 0.5)
     exact = np.ones((n, n), dtype=bool)
     for c in cells:
         matrix[c.row, c.col], low[c.row, c.col], high[c.row, c.col] = c.value, c.low, c.high
-        matrix[c.col, c.row], low[c.col, c.row], high[c.col, c.row] = 1 - c.value, 1 - c.high, 1 - c.low
+        matrix[c.col, c.row], low[c.col, c.row], high[c.col, c.row] = pov.flip(c.value), pov.flip(c.high), \
+            pov.flip(c.low)
         exact[c.row, c.col] = exact[c.col, c.row] = c.method == "exact"
     nash = solve_matrix_game(matrix - 0.5)
-    robustness = _resampled_support(matrix, low, high, exact, resamples, config.seed)
+    robustness = _resampled_support(matrix, low, high, exact, resamples, config.seed, pov)
     return ArmyStudy(config, cells, matrix, low, high, exact, nash.row_strategy, nash.value + 0.5, robustness,
                      time.perf_counter() - started)
 
 
-def _resampled_support(matrix, low, high, exact, resamples: int, seed: int) -> np.ndarray:
+def _resampled_support(matrix, low, high, exact, resamples: int, seed: int, pov: PointOfView) -> np.ndarray:
     """Per army, the share of redrawn matrices (sampled cells ~ normal within their interval, kept
     antisymmetric) whose equilibrium gives it a probability above 1e-6."""
     n = len(matrix)
@@ -250,7 +253,7 @@ def _resampled_support(matrix, low, high, exact, resamples: int, seed: int) -> n
         drawn = matrix.copy()
         noise = rng.normal(0.0, 1.0, size=(n, n)) * sigma
         drawn[upper] = np.clip(matrix[upper] + noise[upper], 0.0, 1.0)
-        drawn = np.where(np.triu(np.ones((n, n), dtype=bool), 1), drawn, 1.0 - drawn.T)
+        drawn = np.where(np.triu(np.ones((n, n), dtype=bool), 1), drawn, pov.flip(drawn.T))
         np.fill_diagonal(drawn, 0.5)
         played += np.asarray(solve_matrix_game(drawn - 0.5).row_strategy) > 1e-6
     return played / resamples
@@ -260,8 +263,6 @@ def write_army_study(stem: Path | str, study: ArmyStudy, title: str) -> list[Pat
     """NAME.csv (the matrix), NAME.png (heatmap; sampled cells marked ≈), NAME-cells.csv (every
     solved or sampled cell: value, interval, method, states or games, residual) and NAME-nash.csv
     (the optimal mixed army, and how often resampled matrices' equilibria play each army)."""
-    from solver.figures import heatmap, write_csv
-
     stem = Path(stem)
     names = [army_name(a) for a in study.armies]
     written = [write_csv(stem.with_suffix(".csv"), study.matrix.tolist(), names, names, "A army \\ B army")]
@@ -308,7 +309,8 @@ def summary(study: ArmyStudy) -> str:
 
 # ----- the game's study: ``dicetree study dicegeddon`` ------------------------------------------------
 class DicegeddonStudy:
-    """Dicegeddon's study (:class:`solver.providers.Study`): every legal army against every other."""
+    """Dicegeddon's study (:class:`solver.providers.Study`): every legal army against every other,
+    played in ``game_class`` (the game passes itself: this module is below it)."""
 
     title = "army study: every legal army of a size against every other from the opening roll, and the optimal mix"
     parameters = (
@@ -328,6 +330,9 @@ class DicegeddonStudy:
                    "else sampled with --games over --jobs processes; no files are written"),
     )
 
+    def __init__(self, game_class: type[DicegeddonRules]):
+        self.game_class = game_class
+
     def run(self, values, progress=None) -> list[str]:
         army_size = values.get("army_size")
         if army_size is None:
@@ -336,7 +341,7 @@ class DicegeddonStudy:
             bool(values.get("chains", True))
         games, jobs, pairing = int(values.get("games") or 400), int(values.get("jobs") or 1), values.get("pairing")
         output = values.get("output")
-        game = Dicegeddon(army_size=army_size, mulligan=mulligan, several_defenders=several, chains=chains)
+        game = self.game_class(army_size=army_size, mulligan=mulligan, several_defenders=several, chains=chains)
         variant = "".join(f" ({name})" for name, on in (("mulligan", mulligan), ("several defenders", several),
                                                          ("no chains", not chains)) if on)
         strategy = str(parse_strategy(values.get("strategy") or DEFAULT_STRATEGY, game))
@@ -351,7 +356,8 @@ class DicegeddonStudy:
         exact_limit = values.get("exact_limit")
         config = StudyConfig(army_size, game.dice, mulligan, several, armies, strategy=strategy, games=games,
                              seed=int(values.get("seed") or 0),
-                             exact_limit=EXACT_LIMIT if exact_limit is None else int(exact_limit), chains=chains)
+                             exact_limit=EXACT_LIMIT if exact_limit is None else int(exact_limit), chains=chains,
+                             game_class=self.game_class)
         if pairing is not None:
             started = time.perf_counter()
             cell = solve_cell(config, 0, 1) if config.is_exact(0, 1) else sample_cell(config, 0, 1, jobs=jobs)
@@ -376,11 +382,11 @@ class DicegeddonStudy:
         return [f"wrote {path}" for path in written] + [summary(result)]
 
 
-def _pairing(game: Dicegeddon, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _pairing(game: DicegeddonRules, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     halves = text.split("/")
     if len(halves) != 2:
         raise GameError(f"--pairing takes two armies as ARMY/ARMY, e.g. d20/d4,d4,d4,d4,d4, not '{shorten(text)}'")
-    armies = tuple(parse_army(half) for half in halves)
+    armies = tuple(parse_dice(half, "--pairing takes two armies as ARMY/ARMY: each army") for half in halves)
     for army in armies:
         game.check_army(army)
     return armies

@@ -15,7 +15,7 @@ logistic regression, scipy) to the exact values of every decision state of many 
 solved by :func:`solver.exact.solve`, checks them on battles it did not fit, and writes the figures
 to ``results/dicegeddon/evaluation.md``; the constants below are its output.
 
->>> from solver.games.dicegeddon.rules import Dicegeddon
+>>> from solver.games.dicegeddon import Dicegeddon
 >>> game = Dicegeddon()
 >>> strong = game.battle([(20, 19), (12, 11)], [(4, 3)])
 >>> game.evaluate(strong, 0) > 0.9 > 0.1 > game.evaluate(strong, 1)
@@ -29,7 +29,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.games.dicegeddon.rules import ACTIVE, OVER, ROLLOFF, SETUP, GeddonState, attack_outcomes, attackable
+from solver.games.dicegeddon.rules import attack_outcomes, attackable
+from solver.games.dicegeddon.state import ACTIVE, OVER, ROLLOFF, SETUP, DicegeddonState
+from solver.pov import PointOfView
 
 FEATURE_NAMES = (
     "active dice (mine - theirs)",
@@ -59,27 +61,27 @@ def mean_attack(sides: int) -> float:
 
 
 def _side_features(dice, enemy) -> tuple[float, float, float, float]:
-    enemy_active = [d[0] for d in enemy if d[2] == ACTIVE]
-    active = [d for d in dice if d[2] == ACTIVE]
-    attack = sum(mean_attack(d[0]) for d in active)
+    enemy_active = [d.sides for d in enemy if d.zone == ACTIVE]
+    active = [d for d in dice if d.zone == ACTIVE]
+    attack = sum(mean_attack(d.sides) for d in active)
     safe = 0.0
     for j in attackable(dice):
-        face = dice[j][1]
+        face = dice[j].face
         threat = max((hit_probability(s, face) for s in enemy_active), default=0.0)
         safe += 1.0 - threat
-    reserve = sum(d[1] / d[0] for d in dice if d[2] != ACTIVE and d[1] > 0)
+    reserve = sum(d.face / d.sides for d in dice if d.zone != ACTIVE and d.face > 0)
     return len(active), attack, safe, reserve
 
 
-def features(state: GeddonState) -> np.ndarray:
+def features(state: DicegeddonState) -> np.ndarray:
     """The evaluation's features of a battle position, from the mover's view (see FEATURE_NAMES)."""
     me = state.mover
     mine, theirs = state.dice[me], state.dice[1 - me]
     own = _side_features(mine, theirs)
     other = _side_features(theirs, mine)
-    unused = [d for d in mine if d[2] == ACTIVE and not d[3]]
+    unused = [d for d in mine if d.zone == ACTIVE and not d.used]
     targets = [theirs[j][1] for j in attackable(theirs)]
-    kills = sum(max((hit_probability(d[0], face) for face in targets), default=0.0) for d in unused)
+    kills = sum(max((hit_probability(d.sides, face) for face in targets), default=0.0) for d in unused)
     total_active = own[0] + other[0]
     return np.array([
         own[0] - other[0], own[1] - other[1], own[2] - other[2], own[3] - other[3],
@@ -87,18 +89,18 @@ def features(state: GeddonState) -> np.ndarray:
     ])
 
 
-def mover_win_probability(state: GeddonState, weights=WEIGHTS, bias=BIAS) -> float:
+def mover_win_probability(state: DicegeddonState, weights=WEIGHTS, bias=BIAS) -> float:
     """The model's chance that the player to move wins, clipped away from 0 and 1."""
     z = float(np.dot(weights, features(state))) + bias
     p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
     return min(1.0 - CLIP, max(CLIP, p))
 
 
-def evaluate(state: GeddonState, player: int) -> float:
-    """``player``'s share of the win: exact at the end, 1/2 before the opening roll, else the model."""
+def evaluate(state: DicegeddonState, player: int, game) -> float:
+    """``player``'s share of the win in ``game``: exact at the end, 1/2 before the opening roll,
+    else the model (the mover's chance, seen from ``player``)."""
     if state.phase == OVER:
-        return 1.0 if state.winner == player else 0.5 if state.winner == 2 else 0.0
+        return game.returns(state)[player]
     if state.phase in (SETUP, ROLLOFF):
         return 0.5
-    p = mover_win_probability(state)
-    return p if player == state.mover else 1.0 - p
+    return PointOfView.of(game).view(mover_win_probability(state), seen_by=state.mover, player=player)

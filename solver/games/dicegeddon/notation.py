@@ -1,17 +1,31 @@
-"""Dicegeddon position strings: parse, validate, and write the canonical form.
+"""Dicegeddon position strings: parse, validate, and write the canonical form; the names of moves.
 
-See :data:`NOTATION_HELP` (also printed by ``dicetree notation dicegeddon``).
+See :data:`NOTATION_HELP` (also printed by ``dicetree notation dicegeddon``). A position is read
+against a configured game (its dice set, army size and variants), and only in its canonical form:
+``format_position(parse_position(text, game), game) == text`` for every accepted ``text``.
+
+>>> from solver.games.dicegeddon import Dicegeddon
+>>> game = Dicegeddon()
+>>> state = parse_position("d4:3a,d6:5a/d6:6a a 20", game)
+>>> state.dice[0][1], format_position(state, game)
+(Die(sides=6, face=5, zone=1, used=False, defends=-1), 'd4:3a,d6:5a/d6:6a a 20')
+>>> parse_position("d4:03a/d6:6a a 20", game)
+Traceback (most recent call last):
+...
+solver.game.PositionError: A's die 1 is written 'd4:03a': the canonical form is d4:3a (no leading zeros)
 """
 
 from __future__ import annotations
 
 import re
 
-from solver.game import PositionError
-from solver.games.dicegeddon.rules import (
-    ACTIVE, ATTACK, DEFEND, KEEP, OVER, PLACE, RECRUIT, REROLL, RESERVE, ROLLOFF, SETUP, STEP,
-    GeddonState, attackable,
+from solver.game import GameError, PositionError
+from solver.games.dicegeddon.rules import attackable
+from solver.games.dicegeddon.state import (
+    ACTIVE, ATTACK, DEFEND, KEEP, OVER, PHASE_NAMES, PLACE, RECRUIT, REROLL, RESERVE, ROLLOFF, SETUP, STEP,
+    DicegeddonState, Die,
 )
+from solver.rule_options import shorten
 
 NOTATION_HELP = """\
 Dicegeddon position notation (space-separated fields; the one in [] is optional):
@@ -25,8 +39,11 @@ Dicegeddon position notation (space-separated fields; the one in [] is optional)
                >k    stands in front of (defends) the same player's die number k
              e.g. d6:5a (active, unused), d8:3a*>1 (used, defending die 1), d10:7r (reserve).
              Before the opening roll a die not rolled yet is d<sides>:? (phase setup).
+             Numbers have no leading zeros. The player not on move shows only used active
+             dice (their turn used every one) or, before their first turn, only unused ones.
   mover      a or b: whose turn it is; - in the phases setup, rolloff, won and draw
-  army size  the most sides a player's army may have (every player's dice fit in it)
+  army size  the most sides a player's army may have (every player's dice fit in it): the
+             game's rule option army_size (default 20; --rule army_size=N for another)
   phase      what happens next                                                        (default -)
                -            the mover chooses the next step (which die, which use, which target)
                attack:2>1   chance: the mover's die 2 rolls (exploding) against the opponent's die 1
@@ -53,131 +70,128 @@ Examples:
       The opening roll.
 """
 
-_DIE = re.compile(r"d([0-9]{1,4}):(\?|[0-9]{1,4})([ar]?)(\*?)(?:>([0-9]{1,4}))?$")
-_PAIR = re.compile(r"(attack|recruit):([0-9]{1,4})>([0-9]{1,4})$")
-_ONE = re.compile(r"(defend|keep|reroll|place):([0-9]{1,4})$")
+_NUMBER = "[0-9]{1,4}"
+_DIE = re.compile(rf"d({_NUMBER}):(\?|{_NUMBER})([ar]?)(\*?)(?:>({_NUMBER}))?$")
+_PAIR = re.compile(rf"(attack|recruit):({_NUMBER})>({_NUMBER})$")
+_ONE = re.compile(rf"(defend|keep|reroll|place):({_NUMBER})$")
+_NOBODY_MOVES = (SETUP, ROLLOFF, OVER)
 
 
-def parse_position(text: str, game) -> GeddonState:
-    """Parse and validate a position string; :class:`PositionError` says precisely what is wrong."""
+def notation_help(game) -> str:
+    """The notation's documentation (the same for every configuration of the game)."""
+    return NOTATION_HELP
+
+
+def parse_position(text: str, game) -> DicegeddonState:
+    """Parse and validate a position string of ``game``; :class:`PositionError` says precisely what
+    is wrong (a very long input is not echoed whole)."""
     fields = text.split()
     if len(fields) < 3:
-        raise PositionError(
-            f"a Dicegeddon position needs at least 3 fields (dice, mover, army size), got {len(fields)}: '{text}'"
-        )
+        raise PositionError(f"a Dicegeddon position needs at least 3 fields (dice, mover, army size), got "
+                            f"{len(fields)}: '{shorten(text)}'")
     if len(fields) > 4:
-        raise PositionError(f"unknown field '{fields[4]}': a position has at most 4 fields")
+        raise PositionError(f"unknown field '{shorten(fields[4])}': a position has at most 4 fields")
     dice_f, mover_f, size_f = fields[:3]
     phase_f = fields[3] if len(fields) == 4 else "-"
-    if not size_f.isdigit() or len(size_f) > 6 or int(size_f) < 2:
-        raise PositionError(f"army size must be a whole number from 2, got '{size_f}'")
-    army_size = int(size_f)
+    army_size = _army_size(size_f, game)
     halves = dice_f.split("/")
     if len(halves) != 2:
-        raise PositionError(f"dice field must be '<A dice>/<B dice>', got '{dice_f}'")
-    dice = tuple(_dice(h, "AB"[p], game, army_size) for p, h in enumerate(halves))
-    phase, pending, winner = _phase(phase_f)
-    unrolled = any(d[1] == 0 for side in dice for d in side)
+        raise PositionError(f"dice field must be '<A dice>/<B dice>', got '{shorten(dice_f)}'")
+    dice = tuple(_dice(h, "AB"[p], game) for p, h in enumerate(halves))
+    phase, pending, winners = _phase(phase_f)
+    unrolled = any(d.face == 0 for side in dice for d in side)
     if unrolled and phase != SETUP:
         raise PositionError("a die shows ? (not rolled yet) but the phase is not setup")
     if phase == SETUP and not unrolled:
         raise PositionError("phase setup needs a die not rolled yet (d<sides>:?)")
-    if phase in (SETUP, ROLLOFF, OVER):
+    if phase in _NOBODY_MOVES:
         if mover_f != "-":
-            raise PositionError(f"the mover is - in phase {phase_f} (nobody has a turn), got '{mover_f}'")
+            raise PositionError(f"the mover is - in phase {phase_f} (nobody has a turn), got '{shorten(mover_f)}'")
         mover = 0
     else:
         if mover_f not in ("a", "b"):
-            raise PositionError(f"mover must be 'a' or 'b', got '{mover_f}'")
+            raise PositionError(f"mover must be 'a' or 'b', got '{shorten(mover_f)}'")
         mover = "ab".index(mover_f)
-    state = GeddonState(dice, mover, phase, pending, winner, army_size)
+    state = DicegeddonState(dice, mover, phase, pending, winners, army_size)
     _check(state, game)
     return state
 
 
-def format_position(state: GeddonState) -> str:
+def format_position(state: DicegeddonState, game) -> str:
     """The canonical position string of ``state``."""
     dice = "/".join(",".join(_die_text(d) for d in side) or "-" for side in state.dice)
-    phase = state.phase
-    mover = "-" if phase in (SETUP, ROLLOFF, OVER) else "ab"[state.mover]
+    mover = "-" if state.phase in _NOBODY_MOVES else "ab"[state.mover]
     fields = [dice, mover, str(state.army_size)]
-    if phase == STEP:
-        pass
-    elif phase in (ATTACK, RECRUIT):
-        fields.append(f"{phase}:{state.pending[0] + 1}>{state.pending[1] + 1}")
-    elif phase in (DEFEND, KEEP, REROLL, PLACE):
-        fields.append(f"{phase}:{state.pending[0] + 1}")
-    elif phase == OVER:
-        fields.append("draw" if state.winner == 2 else f"won:{'ab'[state.winner]}")
-    else:
-        fields.append(phase)
+    if state.phase != STEP:
+        fields.append(_phase_text(state.phase, state.pending, state.winners))
     return " ".join(fields)
 
 
-def _die_text(d) -> str:
-    sides, face, zone, used, defends = d
-    if face == 0:
-        return f"d{sides}:?"
-    return f"d{sides}:{face}{'a' if zone == ACTIVE else 'r'}{'*' if used else ''}" + (
-        f">{defends + 1}" if defends >= 0 else ""
-    )
+# ----- names of moves and chance outcomes -------------------------------------------------------------
+_ACTION_NAMES = {  # by kind: the moves (first six), then the chance outcomes
+    "A": lambda a: f"A{a.die + 1}>{a.target + 1}",
+    "R": lambda a: f"R{a.die + 1}>{a.reserve + 1}",
+    "D": lambda a: f"D{a.die + 1}",
+    "keep": lambda a: "keep",
+    "reroll": lambda a: "reroll",
+    "P": lambda a: "alone" if a.target < 0 else f"front{a.target + 1}",
+    "setup": lambda a: f"{'ab'[a.player]}{a.die + 1}={a.face}",
+    "first": lambda a: f"{'ab'[a.first]} first",
+    "hit": lambda a: f"{'hit' if a.hit else 'miss'}:{a.face}",
+    "climb": lambda a: f"+{a.climb}:{a.face}",
+    "roll": lambda a: f"={a.face}",
+}
 
 
-def _dice(text: str, player: str, game, army_size: int) -> tuple:
+def action_name(state: DicegeddonState, action) -> str:
+    """How the notation writes a move or a chance outcome (see :data:`NOTATION_HELP`)."""
+    name = _ACTION_NAMES.get(action[-1]) if isinstance(action, tuple) and action else None
+    if name is None:
+        raise GameError(f"unknown action {shorten(repr(action))}")
+    return name(action)
+
+
+# ----- reading the fields -------------------------------------------------------------------------------
+def _army_size(text: str, game) -> int:
+    if not re.fullmatch("[0-9]{1,6}", text):
+        raise PositionError(f"army size must be a whole number from 2, got '{shorten(text)}'")
+    size = int(text)
+    if text != str(size):
+        raise PositionError(f"army size '{text}' has a leading zero: write {size}")
+    if size != game.army_size:
+        raise PositionError(f"the position's army size {size} is not the game's ({game.army_size}): write "
+                            f"{game.army_size}, or play with the rule option army_size={size}")
+    return size
+
+
+def _die_text(d: Die) -> str:
+    if d.face == 0:
+        return f"d{d.sides}:?"
+    return (f"d{d.sides}:{d.face}{'a' if d.zone == ACTIVE else 'r'}{'*' if d.used else ''}"
+            + (f">{d.defends + 1}" if d.defends >= 0 else ""))
+
+
+def _dice(text: str, player: str, game) -> tuple[Die, ...]:
     if text == "-":
         return ()
     if not text:
         raise PositionError(f"{player}'s dice are written as nothing: write - for no dice")
-    out = []
-    for n, token in enumerate(text.split(","), 1):
-        m = _DIE.match(token)
-        if not m:
-            raise PositionError(
-                f"{player}'s die {n} '{token}' is not of the form d<sides>:<face><a|r>[*][>k], e.g. d6:5a"
-            )
-        sides = int(m.group(1))
-        if sides not in game.dice:
-            raise PositionError(
-                f"{player}'s die {n} is a d{sides}: the dice set is {', '.join(f'd{s}' for s in game.dice)}"
-            )
-        if m.group(2) == "?":
-            if m.group(3) or m.group(4) or m.group(5):
-                raise PositionError(f"{player}'s die {n} '{token}' is not rolled yet: write it as d{sides}:? alone")
-            out.append((sides, 0, RESERVE, False, -1))
-            continue
-        face = int(m.group(2))
-        if not 1 <= face <= sides:
-            raise PositionError(f"{player}'s die {n} (d{sides}) cannot show {face}: its faces are 1 to {sides}")
-        if not m.group(3):
-            raise PositionError(f"{player}'s die {n} '{token}' needs a zone after its face: a (active) or r (reserve)")
-        zone = ACTIVE if m.group(3) == "a" else RESERVE
-        used = bool(m.group(4))
-        defends = int(m.group(5)) - 1 if m.group(5) else -1
-        if zone == RESERVE:
-            if face == sides:
-                raise PositionError(
-                    f"{player}'s reserve die {n} (d{sides}) shows its top face {sides}: it would be active"
-                )
-            if used:
-                raise PositionError(f"{player}'s reserve die {n} is marked used (*): only active dice are used")
-            if defends >= 0:
-                raise PositionError(f"{player}'s reserve die {n} defends a die: only active dice defend")
-        out.append((sides, face, zone, used, defends))
-    total = sum(d[0] for d in out)
-    if total > army_size:
-        raise PositionError(f"{player}'s dice have {total} sides: more than the army size {army_size}")
+    out = [_die(token, n, player, game) for n, token in enumerate(text.split(","), 1)]
+    total = sum(d.sides for d in out)
+    if total > game.army_size:
+        raise PositionError(f"{player}'s dice have {total} sides: more than the army size {game.army_size}")
     for n, d in enumerate(out, 1):
-        k = d[4]
+        k = d.defends
         if k < 0:
             continue
         if k >= len(out):
             raise PositionError(f"{player}'s die {n} defends die {k + 1}, but {player} has {len(out)} dice")
         if k == n - 1:
             raise PositionError(f"{player}'s die {n} defends itself")
-        if not d[3]:
+        if not d.used:
             raise PositionError(f"{player}'s die {n} defends die {k + 1} but is not used (*): defending uses it")
         target = out[k]
-        if target[2] != ACTIVE or not target[3]:
+        if target.zone != ACTIVE or not target.used:
             raise PositionError(
                 f"{player}'s die {n} defends die {k + 1}, which is not a used active die: only those can be defended"
             )
@@ -189,39 +203,95 @@ def _dice(text: str, player: str, game, army_size: int) -> tuple:
             if k in seen:
                 raise PositionError(f"{player}'s defences form a cycle through die {n + 1}")
             seen.add(k)
-            k = out[k][4]
+            k = out[k].defends
     return tuple(out)
 
 
-def _phase(token: str):
-    """(phase, pending, winner)."""
+def _die(token: str, n: int, player: str, game) -> Die:
+    """Die ``n`` of ``player`` from its token (only the canonical form: no leading zeros)."""
+    m = _DIE.match(token)
+    if not m:
+        raise PositionError(
+            f"{player}'s die {n} '{shorten(token)}' is not of the form d<sides>:<face><a|r>[*][>k], e.g. d6:5a"
+        )
+    sides = int(m.group(1))
+    if sides not in game.dice:
+        raise PositionError(
+            f"{player}'s die {n} is a d{sides}: the dice set is {', '.join(f'd{s}' for s in game.dice)}"
+        )
+    if m.group(2) == "?":
+        if m.group(3) or m.group(4) or m.group(5):
+            raise PositionError(f"{player}'s die {n} '{token}' is not rolled yet: write it as d{sides}:? alone")
+        die = Die(sides, 0, RESERVE, False, -1)
+    else:
+        face = int(m.group(2))
+        if not 1 <= face <= sides:
+            raise PositionError(f"{player}'s die {n} (d{sides}) cannot show {face}: its faces are 1 to {sides}")
+        if not m.group(3):
+            raise PositionError(f"{player}'s die {n} '{token}' needs a zone after its face: a (active) or r (reserve)")
+        if m.group(5) and int(m.group(5)) == 0:
+            raise PositionError(f"{player}'s die {n} defends die 0: dice are numbered from 1")
+        die = Die(sides, face, ACTIVE if m.group(3) == "a" else RESERVE, bool(m.group(4)),
+                  int(m.group(5)) - 1 if m.group(5) else -1)
+        if die.zone == RESERVE:
+            if face == sides:
+                raise PositionError(
+                    f"{player}'s reserve die {n} (d{sides}) shows its top face {sides}: it would be active"
+                )
+            if die.used:
+                raise PositionError(f"{player}'s reserve die {n} is marked used (*): only active dice are used")
+            if die.defends >= 0:
+                raise PositionError(f"{player}'s reserve die {n} defends a die: only active dice defend")
+    written = _die_text(die)
+    if token != written:
+        raise PositionError(f"{player}'s die {n} is written '{token}': the canonical form is {written} "
+                            "(no leading zeros)")
+    return die
+
+
+def _phase_text(phase: int, pending: tuple[int, ...], winners: tuple[int, ...]) -> str:
+    """The phase field of a position (STEP, the default, is written -)."""
+    if phase == STEP:
+        return "-"
+    if phase in (ATTACK, RECRUIT):
+        return f"{PHASE_NAMES[phase]}:{pending[0] + 1}>{pending[1] + 1}"
+    if phase in (DEFEND, KEEP, REROLL, PLACE):
+        return f"{PHASE_NAMES[phase]}:{pending[0] + 1}"
+    if phase == OVER:
+        return "draw" if len(winners) == 2 else f"won:{'ab'[winners[0]]}"
+    return PHASE_NAMES[phase]
+
+
+def _phase(token: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """(phase, pending, winners) from the phase field (only the canonical form)."""
     if token == "-":
-        return STEP, (), -1
+        return STEP, (), ()
     if token in ("setup", "rolloff"):
-        return token, (), -1
+        return PHASE_NAMES.index(token), (), ()
     if token == "draw":
-        return OVER, (), 2
+        return OVER, (), (0, 1)
     if token in ("won:a", "won:b"):
-        return OVER, (), "ab".index(token[-1])
-    m = _PAIR.match(token)
-    if m:
-        return m.group(1), (int(m.group(2)) - 1, int(m.group(3)) - 1), -1
-    m = _ONE.match(token)
-    if m:
-        return m.group(1), (int(m.group(2)) - 1,), -1
-    raise PositionError(
-        f"unknown phase '{token}': use -, attack:i>j, recruit:i>j, defend:i, keep:i, reroll:i, place:i, "
-        "setup, rolloff, won:a, won:b or draw"
-    )
+        return OVER, (), ("ab".index(token[-1]),)
+    m = _PAIR.match(token) or _ONE.match(token)
+    if not m:
+        raise PositionError(
+            f"unknown phase '{shorten(token)}': use -, attack:i>j, recruit:i>j, defend:i, keep:i, reroll:i, place:i, "
+            "setup, rolloff, won:a, won:b or draw"
+        )
+    parsed = PHASE_NAMES.index(m.group(1)), tuple(int(g) - 1 for g in m.groups()[1:]), ()
+    written = _phase_text(*parsed)
+    if token != written:
+        raise PositionError(f"phase '{token}' has a leading zero: write {written}")
+    return parsed
 
 
-def _check(state: GeddonState, game) -> None:
+def _check(state: DicegeddonState, game) -> None:
     dice = state.dice
     phase = state.phase
-    active = [sum(1 for d in side if d[2] == ACTIVE) for side in dice]
+    active = [sum(1 for d in side if d.zone == ACTIVE) for side in dice]
     if not game.several_defenders:
         for p, side in enumerate(dice):
-            targets = [d[4] for d in side if d[4] >= 0]
+            targets = [d.defends for d in side if d.defends >= 0]
             for k in set(targets):
                 if targets.count(k) > 1:
                     raise PositionError(
@@ -231,44 +301,25 @@ def _check(state: GeddonState, game) -> None:
     if not game.chains:
         for p, side in enumerate(dice):
             for n, d in enumerate(side, 1):
-                if d[4] >= 0 and side[d[4]][4] >= 0:
+                if d.defends >= 0 and side[d.defends].defends >= 0:
                     raise PositionError(
-                        f"{'AB'[p]}'s die {n} defends die {d[4] + 1}, itself a defender: no chains of "
+                        f"{'AB'[p]}'s die {n} defends die {d.defends + 1}, itself a defender: no chains of "
                         "defenders with chains=false"
                     )
     if phase in (SETUP, ROLLOFF):
-        for p, side in enumerate(dice):
-            for n, d in enumerate(side, 1):
-                if d[3] or d[4] >= 0:
-                    raise PositionError(f"{'AB'[p]}'s die {n} is used or defends before the first turn ({phase})")
-                if d[1] and (d[2] == ACTIVE) != (d[1] >= d[0] - 1):
-                    raise PositionError(
-                        f"{'AB'[p]}'s die {n} (d{d[0]} showing {d[1]}) is in the wrong zone for an opening roll: "
-                        "a die is active exactly when it shows its top face or one below"
-                    )
-        if phase == SETUP:
-            order = [d[1] == 0 for side in dice for d in side]
-            if order != sorted(order):
-                raise PositionError("opening rolls go in order, A's dice then B's: a rolled die follows an unrolled one")
-            if not any(len(side) for side in dice) or not all(dice):
-                raise PositionError("each player needs at least one die for the opening roll")
-        else:
-            totals = [sum(d[1] for d in side if d[2] == ACTIVE) for side in dice]
-            if not all(active):
-                raise PositionError("a roll-off needs active dice on both sides")
-            if totals[0] != totals[1]:
-                raise PositionError(f"a roll-off needs equal active totals, got {totals[0]} and {totals[1]}")
+        _check_opening(state, active)
         return
     if phase == OVER:
-        if state.winner == 2:
+        if len(state.winners) == 2:
             if any(active):
                 raise PositionError("a draw means neither player has an active die")
             return
-        loser = 1 - state.winner
+        winner = state.winners[0]
+        loser = 1 - winner
         if active[loser]:
-            raise PositionError(f"{'ab'[state.winner]} won, but {'AB'[loser]} still has an active die")
-        if not active[state.winner]:
-            raise PositionError(f"{'ab'[state.winner]} won but has no active die either: write draw")
+            raise PositionError(f"{'ab'[winner]} won, but {'AB'[loser]} still has an active die")
+        if not active[winner]:
+            raise PositionError(f"{'ab'[winner]} won but has no active die either: write draw")
         return
     me = state.mover
     for p in (0, 1):
@@ -277,11 +328,17 @@ def _check(state: GeddonState, game) -> None:
                 f"{'AB'[p]} has no active die: the game is over (write won:{'ab'[1 - p]})"
             )
     mine, theirs = dice[me], dice[1 - me]
-    unused = [i for i, d in enumerate(mine) if d[2] == ACTIVE and not d[3]]
+    unused = [i for i, d in enumerate(mine) if d.zone == ACTIVE and not d.used]
     if not unused:
         raise PositionError(
             f"{'AB'[me]} has no unused active die: the turn would have passed to {'AB'[1 - me]}"
         )
+    other = "AB"[1 - me]
+    if len({d.used for d in theirs if d.zone == ACTIVE}) > 1:
+        # interpretation 1: a turn uses every active die; they become unused only when the owner's
+        # next turn starts, so the player not on move shows all used, or (before moving) none
+        raise PositionError(f"{other} is not on move but shows used and unused active dice: {other}'s turn "
+                            f"used every active die, and they become unused only when {other}'s next turn starts")
     name = "AB"[me]
 
     def mover_unused(i: int, what: str) -> None:
@@ -292,7 +349,7 @@ def _check(state: GeddonState, game) -> None:
 
     if phase in (ATTACK, RECRUIT):
         i, j = state.pending
-        mover_unused(i, f"to {phase} with")
+        mover_unused(i, f"to {PHASE_NAMES[phase]} with")
         if phase == ATTACK:
             if not 0 <= j < len(theirs) or j not in attackable(theirs):
                 raise PositionError(
@@ -300,7 +357,34 @@ def _check(state: GeddonState, game) -> None:
                     "only an active die with no defender in front of it can be attacked"
                 )
         else:
-            if not 0 <= j < len(mine) or mine[j][2] != RESERVE:
+            if not 0 <= j < len(mine) or mine[j].zone != RESERVE:
                 raise PositionError(f"{name}'s die {j + 1} cannot be recruited: only a reserve die can")
     elif phase in (DEFEND, KEEP, REROLL, PLACE):
         mover_unused(state.pending[0], "to defend with")
+
+
+def _check_opening(state: DicegeddonState, active: list[int]) -> None:
+    """Phases setup and rolloff: nothing used yet, zones as the opening roll leaves them."""
+    dice, phase = state.dice, state.phase
+    for p, side in enumerate(dice):
+        for n, d in enumerate(side, 1):
+            if d.used or d.defends >= 0:
+                raise PositionError(f"{'AB'[p]}'s die {n} is used or defends before the first turn "
+                                    f"({PHASE_NAMES[phase]})")
+            if d.face and (d.zone == ACTIVE) != (d.face >= d.sides - 1):
+                raise PositionError(
+                    f"{'AB'[p]}'s die {n} (d{d.sides} showing {d.face}) is in the wrong zone for an opening roll: "
+                    "a die is active exactly when it shows its top face or one below"
+                )
+    if phase == SETUP:
+        order = [d.face == 0 for side in dice for d in side]
+        if order != sorted(order):
+            raise PositionError("opening rolls go in order, A's dice then B's: a rolled die follows an unrolled one")
+        if not all(dice):
+            raise PositionError("each player needs at least one die for the opening roll")
+    else:
+        totals = [sum(d.face for d in side if d.zone == ACTIVE) for side in dice]
+        if not all(active):
+            raise PositionError("a roll-off needs active dice on both sides")
+        if totals[0] != totals[1]:
+            raise PositionError(f"a roll-off needs equal active totals, got {totals[0]} and {totals[1]}")

@@ -3,10 +3,15 @@
 Rules text: ``shared/rules/dicegeddon.txt``. Two players, each with an army of dice whose sides add
 up to no more than the army size, battle until one has no active die left.
 
+This module holds the rule logic (:class:`DicegeddonRules`: whose turn, the legal moves, the chance
+outcomes, the transitions); :class:`solver.games.dicegeddon.game.Dicegeddon` adds the notation, the
+evaluation and the standard hooks to it. The values it works on are in
+:mod:`solver.games.dicegeddon.state`.
+
 The model
 ---------
-* **Armies** are parameters: :meth:`Dicegeddon.start` takes each player's list of sides (checked
-  against ``army_size`` and the allowed ``dice``, by default d4, d6, d8, d10, d12, d20).
+* **Armies** are parameters: :meth:`DicegeddonRules.start` takes each player's list of sides
+  (checked against ``army_size`` and the allowed ``dice``, by default d4, d6, d8, d10, d12, d20).
 * **Start.** Every die is rolled, one chance node per die (A's dice in order, then B's). A die
   showing its top face or one below is active, the others go to reserve keeping their faces. A
   player with no active die loses; both: a draw (``mulligan=True``: the start is re-rolled, see
@@ -36,7 +41,8 @@ Interpretations of what the text leaves open
 --------------------------------------------
 1. Used dice become unused at the start of their owner's next turn; at that moment every defence
    of that owner ends too (defenders are re-used each turn, so a defence lasts through exactly
-   one opposing turn).
+   one opposing turn). So the player not on move shows either only used active dice (their turn
+   used every one) or, before their first turn, only unused ones: never both.
 2. A recruited die enters the active zone *used* (it cannot be used that turn), so it may be
    defended like any used die.
 3. "In front of another active die ... already used": the defended die must be used, active and
@@ -61,48 +67,28 @@ Interpretations of what the text leaves open
 8. The roll-off is a fair coin; its winner moves first.
 9. A game that never ends (players defending forever) is valued as a draw by the exact solver.
 
-States are :class:`GeddonState` values: per player a tuple of dice ``(sides, face, zone, used,
-defends)`` (zone ACTIVE/RESERVE, face 0 = not rolled yet, defends = index of the own die it stands
-in front of, or -1), the mover, the phase with its pending data, the winner and the army size.
+>>> parse_dice("d4,d6,d10", "an army")
+(4, 6, 10)
+>>> sum(p for (hit, _), p in attack_outcomes(6, 4) if hit)  # a 5, or a 6 (exploding past 4)
+Fraction(1, 3)
 """
 
 from __future__ import annotations
 
-import random
+import re
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
 
-from solver.game import CHANCE, TERMINAL, Game, GameError, GameType, ValueBounds
-from solver.rule_options import RuleOption
+from solver.game import CHANCE, TERMINAL, Game, GameError, ValueBounds
+from solver.games.dicegeddon.state import (
+    ACTIVE, ATTACK, CHANCE_PHASES, DEFAULT_DICE, DEFEND, KEEP, KEEP_MOVE, OVER, PHASE_NAMES, PLACE, RECRUIT,
+    REROLL, REROLL_MOVE, RESERVE, ROLLOFF, SETUP, STEP, Attack, AttackRoll, Defend, DefenceRoll, DicegeddonState,
+    Die, OpeningRoll, Place, Recruit, RecruitRoll, RollOff,
+)
+from solver.rule_options import RuleOption, shorten
 
-RESERVE, ACTIVE = 0, 1
-DEFAULT_DICE = (4, 6, 8, 10, 12, 20)
-
-# phases
-SETUP = "setup"  # chance: roll the next unrolled die
-ROLLOFF = "rolloff"  # chance: who moves first after a tie
-STEP = "step"  # mover chooses the next die's use
-ATTACK = "attack"  # chance: pending (i, j)
-RECRUIT = "recruit"  # chance: pending (i, j)
-DEFEND = "defend"  # chance: first defence roll of pending (i,)
-REROLL = "reroll"  # chance: second defence roll of pending (i,)
-KEEP = "keep"  # mover: keep or re-roll die pending (i,)
-PLACE = "place"  # mover: place die pending (i,)
-OVER = "over"  # winner: 0, 1 or 2 (draw)
-
-CHANCE_PHASES = frozenset({SETUP, ROLLOFF, ATTACK, RECRUIT, DEFEND, REROLL})
-
-Die = tuple  # (sides, face, zone, used, defends)
-
-
-class GeddonState(NamedTuple):
-    dice: tuple  # (A's dice, B's dice), each a tuple of Die
-    mover: int
-    phase: str
-    pending: tuple
-    winner: int  # -1 while playing; 0, 1, or 2 for a draw
-    army_size: int
+DEFAULT_ARMY = (4, 6, 10)
+"""Each player's army in a new game where it fits the army size and the dice set (else the smallest die)."""
 
 
 # ----- exploding rolls -------------------------------------------------------------------------------
@@ -112,7 +98,7 @@ def _tail(sides: int, k0: int) -> Fraction:
 
 
 @lru_cache(maxsize=None)
-def attack_outcomes(sides: int, target: int) -> tuple:
+def attack_outcomes(sides: int, target: int) -> tuple[tuple[tuple[bool, int], Fraction], ...]:
     """((hit, final face), probability) of an exploding s-sided roll against a face ``target``:
     hit iff the total exceeds it. Probabilities are exact Fractions summing to 1."""
     if sides < 2:
@@ -131,7 +117,7 @@ def attack_outcomes(sides: int, target: int) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def recruit_outcomes(sides: int, need: int) -> tuple:
+def recruit_outcomes(sides: int, need: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     """((climb, final face), probability) of an exploding s-sided roll added to a reserve die
     that needs ``need`` more to reach its top face: climb = min(total, need)."""
     if sides < 2:
@@ -146,41 +132,71 @@ def recruit_outcomes(sides: int, need: int) -> tuple:
     return tuple(out)
 
 
-# ----- the game ------------------------------------------------------------------------------------------
-def _parse_bool(value, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise GameError(f"rule option {name} must be true or false, not '{value}'")
+# The chance outcomes as actions, made once per kind of roll (chance nodes are listed very often).
+@lru_cache(maxsize=None)
+def _attack_rolls(sides: int, target: int) -> tuple[tuple[AttackRoll, Fraction], ...]:
+    return tuple((AttackRoll(hit, face), p) for (hit, face), p in attack_outcomes(sides, target))
 
 
-def parse_army(text: str) -> tuple[int, ...]:
-    """'d4,d6,d10' or '4,6,10' -> (4, 6, 10)."""
+@lru_cache(maxsize=None)
+def _recruit_rolls(sides: int, need: int) -> tuple[tuple[RecruitRoll, Fraction], ...]:
+    return tuple((RecruitRoll(climb, face), p) for (climb, face), p in recruit_outcomes(sides, need))
+
+
+@lru_cache(maxsize=None)
+def _plain_rolls(sides: int) -> tuple[tuple[DefenceRoll, Fraction], ...]:
+    return tuple((DefenceRoll(face), Fraction(1, sides)) for face in range(1, sides + 1))
+
+
+_ROLL_OFF = ((RollOff(0), Fraction(1, 2)), (RollOff(1), Fraction(1, 2)))
+
+
+# ----- lists of dice (rule options, armies) -------------------------------------------------------------
+_SIDES = re.compile(r"d?([1-9][0-9]{0,3})$")
+
+
+def parse_dice(text: str, what: str) -> tuple[int, ...]:
+    """'d4,d6,d10' (or '4,6,10') -> (4, 6, 10); ``what`` names the list in the one-line error.
+
+    >>> parse_dice("d4,d06", "rule option dice")
+    Traceback (most recent call last):
+    ...
+    solver.game.GameError: rule option dice must be a comma-separated list of dice like d4,d6,d10, not 'd4,d06'
+    """
     sides = []
     for token in str(text).split(","):
-        token = token.strip().lower().removeprefix("d")
-        if not token.isdigit() or len(token) > 4:
-            raise GameError(f"an army is a comma-separated list of dice like d4,d6,d10, not '{text}'")
-        sides.append(int(token))
+        m = _SIDES.match(token.strip().lower())
+        if not m:
+            raise GameError(f"{what} must be a comma-separated list of dice like d4,d6,d10, not '{shorten(text)}'")
+        sides.append(int(m.group(1)))
     return tuple(sides)
 
 
-class Dicegeddon(Game):
-    """Dicegeddon with fixed options.
+def army_text(army) -> str:
+    """(4, 6) -> 'd4,d6'."""
+    return ",".join(f"d{s}" for s in army)
+
+
+def attackable(dice) -> list[int]:
+    """Indices of active dice with no defender in front of them."""
+    defended = {d[4] for d in dice if d[4] >= 0}
+    return [j for j, d in enumerate(dice) if d[2] == ACTIVE and j not in defended]
+
+
+# ----- the rules ---------------------------------------------------------------------------------------
+class DicegeddonRules(Game):
+    """Dicegeddon's rules with fixed options (the rule methods; :class:`Dicegeddon` completes them).
 
     ``army_size`` (default 20), ``dice`` (allowed sides), ``several_defenders`` and ``mulligan``
-    (the variations), ``chains`` (may a defender be defended: interpretation 3), ``armies`` ("d4,d6/d6,d8": the armies :meth:`new_match` starts with; default
-    the same d4,d6,d10 for both, which must fit the army size).
+    (the variations), ``chains`` (may a defender be defended: interpretation 3), ``armies``
+    ("d4,d6/d6,d8": the armies a new game starts with; by default d4,d6,d10 for both where that fits
+    the army size and the dice set, else the smallest die for both). Every value is read by its
+    declared :class:`RuleOption` (text from ``--rule`` or a typed value alike).
     """
 
-    game_type = GameType(short_name="dicegeddon", long_name="Dicegeddon", constant_sum=1.0, study="army study")
     rule_options = (
         RuleOption("army_size", "int", 20, "the most sides an army may have in all", low=2, high=1000),
-        RuleOption("dice", "text", "d4,d6,d8,d10,d12,d20", "the dice an army may be built from, e.g. d4,d6,d8"),
+        RuleOption("dice", "text", army_text(DEFAULT_DICE), "the dice an army may be built from, e.g. d4,d6,d8"),
         RuleOption("several_defenders", "bool", False, "the variation: several dice may defend one"),
         RuleOption("mulligan", "bool", False, "the mulligan variation (see the game's rules module)"),
         RuleOption("armies", "text", None, "the armies a new game starts with, as A/B, e.g. d4,d6/d6,d8"),
@@ -190,96 +206,86 @@ class Dicegeddon(Game):
 
     def __init__(self, army_size=20, dice=DEFAULT_DICE, several_defenders=False, mulligan=False, armies=None,
                  chains=True):
-        try:
-            self.army_size = int(army_size)
-        except (TypeError, ValueError):
-            raise GameError(f"army_size must be a whole number, not '{army_size}'") from None
-        if self.army_size < 2:
-            raise GameError(f"army_size must be at least 2, not {self.army_size}")
-        self.dice = tuple(sorted(set(parse_army(dice) if isinstance(dice, str) else (int(d) for d in dice))))
-        if not self.dice or min(self.dice) < 2:
-            raise GameError("the dice set needs dice of at least 2 sides")
-        self.several_defenders = _parse_bool(several_defenders, "several_defenders")
-        self.mulligan = _parse_bool(mulligan, "mulligan")
-        self.chains = _parse_bool(chains, "chains")
+        option = {o.name: o for o in self.rule_options}
+        self.army_size: int = option["army_size"].parse(army_size)
+        self.dice: tuple[int, ...] = _dice_set(option["dice"].parse(dice))
+        self.several_defenders: bool = option["several_defenders"].parse(several_defenders)
+        self.mulligan: bool = option["mulligan"].parse(mulligan)
+        self.chains: bool = option["chains"].parse(chains)
+        if self.army_size < self.dice[0]:
+            raise GameError(f"rule option army_size must be at least {self.dice[0]} (an army needs a die, and the "
+                            f"smallest in the dice set is a d{self.dice[0]}), not {self.army_size}")
+        self.armies: tuple[tuple[int, ...], tuple[int, ...]] = self._armies(option["armies"].parse(armies))
+
+    def _armies(self, armies) -> tuple[tuple[int, ...], tuple[int, ...]]:
         if armies is None:
-            armies = "d4,d6,d10/d4,d6,d10" if self.army_size >= 20 else "/".join([self._smallest_army()] * 2)
+            fits = set(DEFAULT_ARMY) <= set(self.dice) and sum(DEFAULT_ARMY) <= self.army_size
+            return (DEFAULT_ARMY, DEFAULT_ARMY) if fits else ((self.dice[0],), (self.dice[0],))
+        example = "two armies as A/B, e.g. d4,d6/d6,d8"
         halves = str(armies).split("/") if isinstance(armies, str) else list(armies)
         if len(halves) != 2:
-            raise GameError(f"armies must be '<A army>/<B army>', e.g. d4,d6/d6,d8, not '{armies}'")
-        self.armies = tuple(parse_army(h) if isinstance(h, str) else tuple(h) for h in halves)
-        for army in self.armies:
-            self.check_army(army)
-
-    def study(self):
-        from solver.games.dicegeddon.armies import DicegeddonStudy
-
-        return DicegeddonStudy()
-
-    def _smallest_army(self) -> str:
-        return f"d{self.dice[0]}"
+            raise GameError(f"rule option armies must be {example}, not '{shorten(str(armies))}'")
+        parsed = tuple(parse_dice(h, f"rule option armies must be {example}: each army")
+                       if isinstance(h, str) else tuple(h) for h in halves)
+        for army in parsed:
+            try:
+                self.check_army(army)
+            except GameError as error:
+                raise GameError(f"rule option armies: {error}") from None
+        return parsed
 
     def __repr__(self) -> str:
-        return (f"Dicegeddon(army_size={self.army_size}, several_defenders={self.several_defenders}, "
+        return (f"{type(self).__name__}(army_size={self.army_size}, several_defenders={self.several_defenders}, "
                 f"mulligan={self.mulligan}, chains={self.chains})")
 
     def check_army(self, army) -> None:
+        """One line if ``army`` (sides) is not a legal army of this game."""
         if not army:
             raise GameError("an army needs at least one die")
         for sides in army:
             if sides not in self.dice:
                 raise GameError(f"d{sides} is not in the dice set ({', '.join(f'd{d}' for d in self.dice)})")
         if sum(army) > self.army_size:
-            raise GameError(f"the army {','.join(f'd{s}' for s in army)} has {sum(army)} sides: "
-                            f"more than the army size {self.army_size}")
+            raise GameError(f"the army {army_text(army)} has {sum(army)} sides: more than the army size {self.army_size}")
 
     # ----- starting -----------------------------------------------------------------------------------
-    def start(self, army_a, army_b) -> GeddonState:
+    def start(self, army_a, army_b) -> DicegeddonState:
         """The state before the opening roll of two armies (lists of sides)."""
         for army in (army_a, army_b):
             self.check_army(tuple(army))
-        dice = tuple(tuple((s, 0, RESERVE, False, -1) for s in army) for army in (army_a, army_b))
-        return GeddonState(dice, 0, SETUP, (), -1, self.army_size)
+        dice = tuple(tuple(Die(s, 0, RESERVE, False, -1) for s in army) for army in (army_a, army_b))
+        return DicegeddonState(dice, 0, SETUP, (), (), self.army_size)
 
-    def new_game(self, rng: random.Random | None = None) -> GeddonState:
-        """The opening of the configured armies (chance rolls them: ``rng`` is not needed)."""
-        return self.new_match(rng)
-
-    def new_match(self, rng: random.Random | None = None, **_) -> GeddonState:
-        """The opening of the configured armies, all dice unrolled (chance rolls them)."""
-        return self.start(*self.armies)
-
-    def battle(self, army_a, army_b, mover: int = 0) -> GeddonState:
+    def battle(self, army_a, army_b, mover: int = 0) -> DicegeddonState:
         """A battle where every die is active and unused (faces given): ``army`` = [(sides, face)]."""
-        dice = tuple(tuple((s, f, ACTIVE, False, -1) for s, f in army) for army in (army_a, army_b))
-        return GeddonState(dice, mover, STEP, (), -1, self.army_size)
+        dice = tuple(tuple(Die(s, f, ACTIVE, False, -1) for s, f in army) for army in (army_a, army_b))
+        return DicegeddonState(dice, mover, STEP, (), (), self.army_size)
 
     # ----- whose turn ------------------------------------------------------------------------------------
-    def current_player(self, state: GeddonState) -> int:
+    def current_player(self, state: DicegeddonState) -> int:
         if state.phase == OVER:
             return TERMINAL
         if state.phase in CHANCE_PHASES:
             return CHANCE
         return state.mover
 
-    def legal_actions(self, state: GeddonState) -> list[tuple]:
+    def legal_actions(self, state: DicegeddonState) -> list:
         phase = state.phase
         me = state.mover
         mine = state.dice[me]
         if phase == STEP:
             actions = []
-            theirs = state.dice[1 - me]
-            targets = attackable(theirs)
+            targets = attackable(state.dice[1 - me])
             reserve = [j for j, d in enumerate(mine) if d[2] == RESERVE]
             for i, d in enumerate(mine):
                 if d[2] != ACTIVE or d[3]:
                     continue
-                actions += [("A", i, j) for j in targets]
-                actions += [("R", i, j) for j in reserve]
-                actions.append(("D", i))
+                actions += [Attack(i, j) for j in targets]
+                actions += [Recruit(i, j) for j in reserve]
+                actions.append(Defend(i))
             return actions
         if phase == KEEP:
-            return [("keep",), ("reroll",)]
+            return [KEEP_MOVE, REROLL_MOVE]
         if phase == PLACE:
             i = state.pending[0]
             defended = {d[4] for d in mine if d[4] >= 0}
@@ -288,92 +294,81 @@ class Dicegeddon(Game):
                 if j != i and d[2] == ACTIVE and d[3] and (self.several_defenders or j not in defended)
                 and (self.chains or d[4] < 0)
             ]
-            return [("P", -1)] + [("P", j) for j in spots]
+            return [Place(-1)] + [Place(j) for j in spots]
         return []
 
-    def action_name(self, state: GeddonState, action) -> str:
-        name = _ACTION_NAMES.get(action[0])
-        if name is None:
-            raise GameError(f"unknown action {action!r}")
-        return name(action)
-
     # ----- chance --------------------------------------------------------------------------------------
-    def exact_outcomes(self, state: GeddonState) -> list[tuple[tuple, Fraction]]:
+    def exact_outcomes(self, state: DicegeddonState) -> list[tuple[tuple, Fraction]]:
         """The chance outcomes with exact Fraction probabilities (sum 1)."""
         phase = state.phase
         if phase == SETUP:
             p, i = _next_unrolled(state)
             sides = state.dice[p][i][0]
-            return [(("setup", p, i, f), Fraction(1, sides)) for f in range(1, sides + 1)]
+            return [(OpeningRoll(p, i, f), Fraction(1, sides)) for f in range(1, sides + 1)]
         if phase == ROLLOFF:
-            return [(("first", 0), Fraction(1, 2)), (("first", 1), Fraction(1, 2))]
+            return list(_ROLL_OFF)
         me = state.mover
         if phase == ATTACK:
             i, j = state.pending
-            sides = state.dice[me][i][0]
-            target = state.dice[1 - me][j][1]
-            return [(("hit", hit, face), p) for (hit, face), p in attack_outcomes(sides, target)]
+            return list(_attack_rolls(state.dice[me][i][0], state.dice[1 - me][j][1]))
         if phase == RECRUIT:
             i, j = state.pending
-            sides = state.dice[me][i][0]
-            r_sides, r_face = state.dice[me][j][:2]
-            return [(("climb", c, face), p) for (c, face), p in recruit_outcomes(sides, r_sides - r_face)]
+            reserve = state.dice[me][j]
+            return list(_recruit_rolls(state.dice[me][i][0], reserve[0] - reserve[1]))
         if phase in (DEFEND, REROLL):
-            sides = state.dice[me][state.pending[0]][0]
-            return [(("roll", f), Fraction(1, sides)) for f in range(1, sides + 1)]
+            return list(_plain_rolls(state.dice[me][state.pending[0]][0]))
         return []
 
-    def chance_outcomes(self, state: GeddonState):
+    def chance_outcomes(self, state: DicegeddonState):
         return [(o, float(p)) for o, p in self.exact_outcomes(state)]
 
-    def chance_outcome_count(self, state: GeddonState) -> int:
+    def chance_outcome_count(self, state: DicegeddonState) -> int:
         return len(self.exact_outcomes(state))
 
     # ----- transitions ---------------------------------------------------------------------------------
-    def apply(self, state: GeddonState, action) -> GeddonState:
+    def apply(self, state: DicegeddonState, action) -> DicegeddonState:
         phase = state.phase
-        kind = action[0]
+        kind = action[-1]
         me = state.mover
         if phase == SETUP and kind == "setup":
-            _, p, i, face = action
+            p, i, face, _ = action
             sides = state.dice[p][i][0]
-            die = (sides, face, ACTIVE if face >= sides - 1 else RESERVE, False, -1)
-            state = _set_die(state, p, i, die)
+            state = _set_die(state, p, i, Die(sides, face, ACTIVE if face >= sides - 1 else RESERVE, False, -1))
             if _next_unrolled(state) is None:
                 return self._resolve_start(state)
             return state
         if phase == ROLLOFF and kind == "first":
-            return _begin_turn(state._replace(phase=STEP, pending=()), action[1])
+            return _begin_turn(state._replace(phase=STEP, pending=()), action[0])
         if phase == STEP:
             if kind == "A":
-                return state._replace(phase=ATTACK, pending=(action[1], action[2]))
+                return state._replace(phase=ATTACK, pending=(action[0], action[1]))
             if kind == "R":
-                return state._replace(phase=RECRUIT, pending=(action[1], action[2]))
+                return state._replace(phase=RECRUIT, pending=(action[0], action[1]))
             if kind == "D":
-                return state._replace(phase=DEFEND, pending=(action[1],))
+                return state._replace(phase=DEFEND, pending=(action[0],))
         if phase == ATTACK and kind == "hit":
             i, j = state.pending
-            _, hit, face = action
+            hit, face, _ = action
             state = _set_die(state, me, i, _used(state.dice[me][i], face))
             if hit:
                 state = _remove_die(state, 1 - me, j)
                 if not any(d[2] == ACTIVE for d in state.dice[1 - me]):
-                    return state._replace(phase=OVER, pending=(), winner=me, mover=0)
+                    return state._replace(phase=OVER, pending=(), winners=(me,), mover=0)
             return _after_step(state)
         if phase == RECRUIT and kind == "climb":
             i, j = state.pending
-            _, climb, face = action
+            climb, face, _ = action
             state = _set_die(state, me, i, _used(state.dice[me][i], face))
             r = state.dice[me][j]
             new_face = r[1] + climb
             if new_face >= r[0]:
-                r = (r[0], r[0], ACTIVE, True, -1)
+                r = Die(r[0], r[0], ACTIVE, True, -1)
             else:
-                r = (r[0], new_face, RESERVE, False, -1)
+                r = Die(r[0], new_face, RESERVE, False, -1)
             return _after_step(_set_die(state, me, j, r))
         if phase == DEFEND and kind == "roll":
             i = state.pending[0]
-            state = _set_die(state, me, i, _with_face(state.dice[me][i], action[1]))
+            state = _set_die(state, me, i, _with_face(state.dice[me][i], action[0]))
             return state._replace(phase=KEEP)
         if phase == KEEP:
             if kind == "keep":
@@ -382,91 +377,49 @@ class Dicegeddon(Game):
                 return state._replace(phase=REROLL)
         if phase == REROLL and kind == "roll":
             i = state.pending[0]
-            state = _set_die(state, me, i, _with_face(state.dice[me][i], action[1]))
+            state = _set_die(state, me, i, _with_face(state.dice[me][i], action[0]))
             return state._replace(phase=PLACE)
         if phase == PLACE and kind == "P":
             i = state.pending[0]
             d = state.dice[me][i]
-            state = _set_die(state, me, i, (d[0], d[1], ACTIVE, True, action[1]))
+            state = _set_die(state, me, i, Die(d[0], d[1], ACTIVE, True, action[0]))
             return _after_step(state)
-        raise GameError(f"action {action!r} does not apply in phase {phase}")
+        raise GameError(f"action {action!r} does not apply in phase {PHASE_NAMES[phase]}")
 
-    def _resolve_start(self, state: GeddonState) -> GeddonState:
+    def _resolve_start(self, state: DicegeddonState) -> DicegeddonState:
         active = [[d for d in side if d[2] == ACTIVE] for side in state.dice]
         empty = [not a for a in active]
         if any(empty):
             if self.mulligan:
-                dice = tuple(tuple((d[0], 0, RESERVE, False, -1) for d in side) for side in state.dice)
+                dice = tuple(tuple(Die(d[0], 0, RESERVE, False, -1) for d in side) for side in state.dice)
                 return state._replace(dice=dice, phase=SETUP, pending=(), mover=0)
-            winner = 2 if all(empty) else (1 if empty[0] else 0)
-            return state._replace(phase=OVER, winner=winner, mover=0)
+            winners = (0, 1) if all(empty) else ((1,) if empty[0] else (0,))
+            return state._replace(phase=OVER, winners=winners, mover=0)
         totals = [sum(d[1] for d in a) for a in active]
         if totals[0] == totals[1]:
             return state._replace(phase=ROLLOFF, mover=0)
         first = 0 if totals[0] < totals[1] else 1
         return _begin_turn(state._replace(phase=STEP), first)
 
-    def returns(self, state: GeddonState) -> tuple[float, float]:
-        if state.winner == 2:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if state.winner == 0 else (0.0, 1.0)
+    def returns(self, state: DicegeddonState) -> tuple[float, float]:
+        """Each player's share of the win: 1 to the winner, 1/2 each for a draw."""
+        share = 1.0 / len(state.winners)
+        return tuple(share if p in state.winners else 0.0 for p in (0, 1))
 
     def value_bounds(self) -> ValueBounds:
         return ValueBounds(0.0, 1.0)
 
-    def describe_value(self) -> str:
-        return "probability of winning the battle (a draw counts 1/2)"
-
-    # ----- notation ------------------------------------------------------------------------------------
-    def parse(self, text: str) -> GeddonState:
-        from solver.games.dicegeddon.notation import parse_position
-
-        return parse_position(text, self)
-
-    def format(self, state: GeddonState) -> str:
-        from solver.games.dicegeddon.notation import format_position
-
-        return format_position(state)
-
-    def notation_help(self) -> str:
-        from solver.games.dicegeddon.notation import NOTATION_HELP
-
-        return NOTATION_HELP
-
-    def example_position(self) -> str:
-        return "d4:3a,d6:5a,d10:7r/d6:6a,d8:2r a 20"
-
-    # ----- search support --------------------------------------------------------------------------------
-    def evaluate(self, state: GeddonState, player: int) -> float:
-        """A logistic model of the win fitted to exact values: see :mod:`solver.games.dicegeddon.evaluation`."""
-        from solver.games.dicegeddon.evaluation import evaluate
-
-        return evaluate(state, player)
-
 
 # ----- helpers ------------------------------------------------------------------------------------------------
-_ACTION_NAMES = {  # how each kind of move (first five) and chance outcome (the rest) is written
-    "A": lambda a: f"A{a[1] + 1}>{a[2] + 1}",
-    "R": lambda a: f"R{a[1] + 1}>{a[2] + 1}",
-    "D": lambda a: f"D{a[1] + 1}",
-    "keep": lambda a: "keep",
-    "reroll": lambda a: "reroll",
-    "P": lambda a: "alone" if a[1] < 0 else f"front{a[1] + 1}",
-    "setup": lambda a: f"{'ab'[a[1]]}{a[2] + 1}={a[3]}",
-    "first": lambda a: f"{'ab'[a[1]]} first",
-    "hit": lambda a: f"{'hit' if a[1] else 'miss'}:{a[2]}",
-    "climb": lambda a: f"+{a[1]}:{a[2]}",
-    "roll": lambda a: f"={a[1]}",
-}
+def _dice_set(value) -> tuple[int, ...]:
+    """The dice set from the option's text or a typed sequence of sides, sorted without repeats."""
+    sides = parse_dice(value, "rule option dice") if isinstance(value, str) else tuple(value)
+    if not sides or not all(isinstance(s, int) and not isinstance(s, bool) and 2 <= s <= 9999 for s in sides):
+        raise GameError(f"rule option dice needs dice of 2 to 9999 sides, not {shorten(army_text(sides) or '-')}")
+    return tuple(sorted(set(sides)))
 
 
-def attackable(dice) -> list[int]:
-    """Indices of active dice with no defender in front of them."""
-    defended = {d[4] for d in dice if d[4] >= 0}
-    return [j for j, d in enumerate(dice) if d[2] == ACTIVE and j not in defended]
-
-
-def _next_unrolled(state: GeddonState):
+def _next_unrolled(state: DicegeddonState):
     for p in (0, 1):
         for i, d in enumerate(state.dice[p]):
             if d[1] == 0:
@@ -474,22 +427,22 @@ def _next_unrolled(state: GeddonState):
     return None
 
 
-def _set_die(state: GeddonState, p: int, i: int, die) -> GeddonState:
+def _set_die(state: DicegeddonState, p: int, i: int, die: Die) -> DicegeddonState:
     side = state.dice[p]
     side = side[:i] + (die,) + side[i + 1:]
     dice = (side, state.dice[1]) if p == 0 else (state.dice[0], side)
     return state._replace(dice=dice)
 
 
-def _used(die, face):
-    return (die[0], face, die[2], True, -1)
+def _used(die: Die, face: int) -> Die:
+    return Die(die[0], face, die[2], True, -1)
 
 
-def _with_face(die, face):
-    return (die[0], face, die[2], die[3], die[4])
+def _with_face(die: Die, face: int) -> Die:
+    return Die(die[0], face, die[2], die[3], die[4])
 
 
-def _remove_die(state: GeddonState, p: int, j: int) -> GeddonState:
+def _remove_die(state: DicegeddonState, p: int, j: int) -> DicegeddonState:
     """Discard die j of player p; defends indices above j shift down (nothing defends j: it was
     attackable; if j defended a die, that defence simply ends)."""
     side = []
@@ -501,20 +454,20 @@ def _remove_die(state: GeddonState, p: int, j: int) -> GeddonState:
             target = -1
         elif target > j:
             target -= 1
-        side.append((d[0], d[1], d[2], d[3], target))
+        side.append(Die(d[0], d[1], d[2], d[3], target))
     side = tuple(side)
     dice = (side, state.dice[1]) if p == 0 else (state.dice[0], side)
     return state._replace(dice=dice)
 
 
-def _begin_turn(state: GeddonState, player: int) -> GeddonState:
+def _begin_turn(state: DicegeddonState, player: int) -> DicegeddonState:
     """``player`` starts a turn: their dice become unused and their defences end."""
-    side = tuple((d[0], d[1], d[2], False, -1) for d in state.dice[player])
+    side = tuple(Die(d[0], d[1], d[2], False, -1) for d in state.dice[player])
     dice = (side, state.dice[1]) if player == 0 else (state.dice[0], side)
     return state._replace(dice=dice, mover=player, phase=STEP, pending=())
 
 
-def _after_step(state: GeddonState) -> GeddonState:
+def _after_step(state: DicegeddonState) -> DicegeddonState:
     """Back to the mover's next step, or the opponent's turn once every active die is used."""
     me = state.mover
     if any(d[2] == ACTIVE and not d[3] for d in state.dice[me]):
@@ -523,7 +476,7 @@ def _after_step(state: GeddonState) -> GeddonState:
 
 
 # ----- a canonical order of dice (for exact solves of whole armies) ---------------------------------------------
-def canonical(state: GeddonState) -> GeddonState:
+def canonical(state: DicegeddonState) -> DicegeddonState:
     """The same position with each player's dice in a sorted order (defences and pending indices
     renumbered). Positions that differ only in the order of dice then coincide; values and
     strategies are the same up to that renumbering. Opening rolls (phase setup) keep their order."""
@@ -540,7 +493,7 @@ def canonical(state: GeddonState) -> GeddonState:
         new_index = {old: new for new, old in enumerate(order)}
         perms.append(new_index)
         sides.append(tuple(
-            (*side[k][:4], new_index[side[k][4]] if side[k][4] >= 0 else -1) for k in order
+            Die(*side[k][:4], new_index[side[k][4]] if side[k][4] >= 0 else -1) for k in order
         ))
     pending = state.pending
     me = state.mover
@@ -551,12 +504,3 @@ def canonical(state: GeddonState) -> GeddonState:
     elif pending:
         pending = (perms[me][pending[0]],)
     return state._replace(dice=tuple(sides), pending=pending)
-
-
-class CanonicalDicegeddon(Dicegeddon):
-    """Dicegeddon whose states are kept in :func:`canonical` order after every move: fewer states
-    for :func:`solver.exact.solve` of whole armies (die numbers change from move to move, so this
-    is for solving, not for play)."""
-
-    def apply(self, state: GeddonState, action) -> GeddonState:
-        return canonical(super().apply(state, action))
