@@ -8,8 +8,8 @@ rounds, is the best card's completion time plus the rest of the way to 40 at the
 (:meth:`Race.pace`: points per round of a fresh chase of an average card), counted from when the
 player next rolls (the mover first; the mover's placing phase has used this turn's roll, but its
 rolled faces may already finish a card). The race times become win chances through a softmax
-``exp(-SHARPNESS * time)``: they are positive and sum to 1 (the game's constant), so the same
-values serve two players and the paranoid or max^n readings of more.
+(:func:`win_chances`), sharper when little time is left: they are positive and sum to 1 (the
+game's constant), so the same values serve two players and the paranoid or max^n readings of more.
 
 >>> round(expected_rolls((6,), 1), 9)  # one image, one die: 1/6 a roll
 6.0
@@ -26,9 +26,24 @@ from solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, w
 from solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
 
 SHARPNESS = 0.5
-"""How sharply a lead in rounds turns into a win chance (win odds e**0.5 = 1.65 per round ahead)."""
+"""How sharply a lead in rounds turns into a win chance, divided by sqrt(1 + the players' mean race
+time): a lead of a round counts more near the end, when little luck is left (fitted, see
+``benchmarks/rollforit_evaluation.py``)."""
 PACE_FACTOR = 1.0
-"""A player's pace at the table relative to the deck's average fresh chase (tuned by calibration)."""
+"""A player's pace at the table relative to the deck's average fresh chase of one card (fitted)."""
+
+
+def win_chances(times: list[float], sharpness: float = SHARPNESS) -> tuple[float, ...]:
+    """Race times (rounds) to win chances: a softmax of ``-s * time``, ``s = sharpness / sqrt(1 + mean)``.
+
+    >>> [round(v, 3) for v in win_chances([2.0, 3.0])], win_chances([1.0, 1.0, 1.0])[0] == 1 / 3
+    ([0.566, 0.434], True)
+    """
+    scale = sharpness / math.sqrt(1.0 + sum(times) / len(times))
+    best = min(times)
+    weights = [math.exp(-scale * (t - best)) for t in times]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
 
 
 @lru_cache(maxsize=None)
@@ -62,10 +77,11 @@ def expected_rolls(need: tuple[int, ...], dice: int) -> float:
 class Race:
     """The evaluation of one configured game (its cards and pace), with a cache of positions."""
 
-    def __init__(self, game):
+    def __init__(self, game, sharpness: float = SHARPNESS, pace_factor: float = PACE_FACTOR):
         self.game = game
+        self.sharpness = sharpness
         fresh = [card.points / expected_rolls(card.dice, DICE_PER_PLAYER) for card in game.cards]
-        self.pace = PACE_FACTOR * sum(fresh) / len(fresh)
+        self.pace = pace_factor * sum(fresh) / len(fresh)
         self._cache: dict[RollForItState, tuple[float, ...]] = {}
 
     def values(self, state: RollForItState) -> tuple[float, ...]:
@@ -73,15 +89,14 @@ class Race:
         known = self._cache.get(state)
         if known is not None:
             return known
-        times = [self.race_time(state, p) for p in range(self.game.num_players)]
-        best = min(times)
-        weights = [math.exp(-SHARPNESS * (t - best)) for t in times]
-        total = sum(weights)
-        values = tuple(w / total for w in weights)
+        values = win_chances(self.race_times(state), self.sharpness)
         if len(self._cache) > 1 << 17:
             self._cache.clear()
         self._cache[state] = values
         return values
+
+    def race_times(self, state: RollForItState) -> list[float]:
+        return [self.race_time(state, p) for p in range(self.game.num_players)]
 
     def race_time(self, state: RollForItState, player: int) -> float:
         """Rounds until ``player`` reaches 40 (an estimate; 0 for one who has)."""

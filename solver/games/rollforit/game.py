@@ -232,6 +232,9 @@ class RollForIt(Game):
     def value_bounds(self) -> ValueBounds:
         return ValueBounds(0.0, 1.0)
 
+    def key(self, state: RollForItState) -> RollForItState:
+        return rules.key(state, self)
+
     def parse(self, text: str) -> RollForItState:
         return notation.parse_position(text, self)
 

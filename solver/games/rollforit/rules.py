@@ -320,6 +320,26 @@ def returns(state: RollForItState, game) -> tuple[float, ...]:
     return tuple(share if p in state.winners else 0.0 for p in range(game.num_players))
 
 
+def key(state: RollForItState, game) -> RollForItState:
+    """The state with rolled faces that can never be placed this turn dropped: of each face at most
+    as many as the mover's open images on face-up cards and the images of every card still in
+    the deck show (cards flipped this turn are the only new images). Positions that differ only in
+    such dice play the same, so searches and the exact solver see them once."""
+    if not state.rolled:
+        return state
+    room = Counter()
+    for index in range(len(state.cards)):
+        room.update(open_images(state, index, state.mover, game))
+    for card in deck_cards(state.deck):
+        room.update(game.cards[card].dice)
+    kept, used = [], Counter()
+    for face in state.rolled:
+        if used[face] < room[face]:
+            used[face] += 1
+            kept.append(face)
+    return state if len(kept) == len(state.rolled) else state._replace(rolled=tuple(kept))
+
+
 def is_progress(state: RollForItState, action) -> bool:
     """Scoring a card is progress; so is placing dice (not Take Back, not placing none)."""
     return isinstance(action, Complete) or (isinstance(action, Place) and bool(action.placements))

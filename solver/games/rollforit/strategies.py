@@ -1,6 +1,7 @@
 """Roll For It!'s own kinds of strategy (``dicetree duel rollforit --a human ...``), for 2 to 8 seats.
 
-* ``human`` — a plain player: never Take Back (roll, or pass with every die on a card); score the
+* ``human`` — a plain player: never Take Back, unless every die is on a card (no die to roll: two
+  such players would otherwise pass for ever); score the
   card worth most whenever the roll finishes one; otherwise place every die that matches (the
   placement with the most dice; the first such in the game's order).
 * ``race`` — one ply on the game's evaluation: the move after which the player's own estimated win
@@ -28,13 +29,14 @@ from solver.strategies import Strategy, StrategyKind, StrategySpec
 
 
 class HumanStrategy(Strategy):
-    """Always place what matches, score the best card, never Take Back."""
+    """Always place what matches, score the best card, Take Back only with no die to roll."""
 
     shareable = True
 
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
         if TurnChoice(False) in options:
-            return TurnChoice(False)
+            stuck = TurnChoice(True) in options and game.action_name(state, TurnChoice(False)) == "pass"
+            return TurnChoice(stuck)
         scoring = [a for a in options if isinstance(a, Complete)]
         if scoring:
             return max(scoring, key=lambda a: game.cards[a.card].points)
@@ -63,7 +65,8 @@ def _race(game: Game, spec: StrategySpec) -> Strategy:
     return RaceStrategy()
 
 
-HUMAN = StrategyKind("human", _human, "a plain player: places whatever matches, scores the best card, never takes back")
+HUMAN = StrategyKind("human", _human, "a plain player: places whatever matches, scores the best card, takes "
+                     "back only with no die to roll")
 RACE = StrategyKind("race", _race, "one ply on the game's evaluation (its own estimated win chance); any player count")
 GREEDY_ANY = StrategyKind("greedy", _race, "one ply on the game's evaluation (the race strategy: the built-in "
                           "greedy searches, for two players only)")
