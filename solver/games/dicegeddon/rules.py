@@ -199,7 +199,8 @@ class DicegeddonRules(Game):
         RuleOption("dice", "text", army_text(DEFAULT_DICE), "the dice an army may be built from, e.g. d4,d6,d8"),
         RuleOption("several_defenders", "bool", False, "the variation: several dice may defend one"),
         RuleOption("mulligan", "bool", False, "the mulligan variation (see the game's rules module)"),
-        RuleOption("armies", "text", None, "the armies a new game starts with, as A/B, e.g. d4,d6/d6,d8"),
+        RuleOption("armies", "text", None, "the armies a new game starts with, as A/B, e.g. d4,d6/d6,d8 (built in: "
+                   "d4,d6,d10 each where that fits, else the smallest die each)"),
         RuleOption("chains", "bool", True, "may a defender itself be defended (false: the designer's note)"),
     )
     num_players = 2
