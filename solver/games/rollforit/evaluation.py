@@ -2,14 +2,21 @@
 
 For each player and each face-up card, :func:`expected_rolls` gives the exact expected number of
 the player's rolls to match the card's open images alone (every matching die placed, as a lone
-player should), from the dice already on it and the dice free; a card that cannot be finished with
-the free dice is chased after a Take Back (all six dice from scratch). A player's *race time*, in
-rounds, is the best card's completion time plus the rest of the way to 40 at the deck's pace
-(:meth:`Race.pace`: points per round of a fresh chase of an average card), counted from when the
-player next rolls (the mover first; the mover's placing phase has used this turn's roll, but its
-rolled faces may already finish a card). The race times become win chances through a softmax
-(:func:`win_chances`), sharper when little time is left: they are positive and sum to 1 (the
-game's constant), so the same values serve two players and the paranoid or max^n readings of more.
+player should), from the dice already on it and the dice free (small exact computations, cached);
+a card that cannot be finished with the free dice is chased after a Take Back (six dice from
+scratch). Two things come of it:
+
+* **credit** — the points a player's dice on cards are already worth: each card's points times
+  the share of a fresh chase already done (``1 - rolls now / rolls from scratch``);
+* **points within reach** — a card worth the rest of the way to 40 finishes the race by itself,
+  when its roll comes (the mover's rolled faces may already finish it).
+
+A player's *race time*, in rounds, is the sooner of that finish and the rest (40 less score less
+credit) at the table's pace (:attr:`Race.pace`), counted from when the player next rolls (the mover
+first; a mover placing has used this turn's roll). Race times become win chances through a softmax
+(:func:`win_chances`), sharper when little time is left: they are positive and sum to 1 (the game's
+constant), so the same values serve two players and the paranoid or max^n readings of more.
+Calibration against played games: ``results/rollforit/evaluation.md``.
 
 >>> round(expected_rolls((6,), 1), 9)  # one image, one die: 1/6 a roll
 6.0
@@ -25,11 +32,11 @@ from functools import lru_cache
 from solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, without
 from solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
 
-SHARPNESS = 0.5
+SHARPNESS = 0.75
 """How sharply a lead in rounds turns into a win chance, divided by sqrt(1 + the players' mean race
 time): a lead of a round counts more near the end, when little luck is left (fitted, see
 ``benchmarks/rollforit_evaluation.py``)."""
-PACE_FACTOR = 1.0
+PACE_FACTOR = 2.0
 """A player's pace at the table relative to the deck's average fresh chase of one card (fitted)."""
 
 
@@ -37,7 +44,7 @@ def win_chances(times: list[float], sharpness: float = SHARPNESS) -> tuple[float
     """Race times (rounds) to win chances: a softmax of ``-s * time``, ``s = sharpness / sqrt(1 + mean)``.
 
     >>> [round(v, 3) for v in win_chances([2.0, 3.0])], win_chances([1.0, 1.0, 1.0])[0] == 1 / 3
-    ([0.566, 0.434], True)
+    ([0.599, 0.401], True)
     """
     scale = sharpness / math.sqrt(1.0 + sum(times) / len(times))
     best = min(times)
@@ -108,20 +115,21 @@ class Race:
         placing = player == state.mover and state.phase in (PLACE, FLIP)
         offset = 1.0 if placing else ((player - state.mover) % n) / n
         free = DICE_PER_PLAYER - dice_on_cards(state, player)
-        best = offset + need / self.pace  # no card in sight: the deck's pace from the next roll
+        credit, finish = 0.0, math.inf
         for card, on_card in zip(state.cards, state.placed):
-            images = game.cards[card].dice
+            images, points = game.cards[card].dice, game.cards[card].points
             open_images = missing(images, on_card[player])
-            if placing:
+            if placing:  # this turn's rolled faces may go on the card now
                 now = common(open_images, state.rolled)
                 rolls = expected_rolls(without(open_images, now), free - len(now))
             else:
                 rolls = expected_rolls(open_images, free)
-            rolls = min(rolls, expected_rolls(images, DICE_PER_PLAYER))  # else after a Take Back
-            done = 0.0 if rolls == 0 else offset + rolls - 1
-            rest = max(0, need - game.cards[card].points)
-            best = min(best, done + rest / self.pace)
-        return best
+            fresh = expected_rolls(images, DICE_PER_PLAYER)
+            rolls = min(rolls, fresh)  # else after a Take Back
+            credit += points * (1.0 - rolls / fresh)
+            if points >= need:  # this card alone wins
+                finish = min(finish, 0.0 if rolls == 0 else offset + rolls - 1)
+        return min(finish, offset + max(0.0, need - credit) / self.pace)
 
 
 def evaluate(state: RollForItState, player: int, game) -> float:

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from solver.game import Game, GameError, GameType, IllegalMoveError, ValueBounds
 from solver.games.rollforit import evaluation, notation, rules
 from solver.games.rollforit.strategies import strategy_kinds
+from solver.games.rollforit.study import CardChaseStudy
 from solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
 from solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
@@ -85,7 +86,7 @@ class RollForIt(Game):
     """Roll For It! Deluxe with fixed options (see the module notes for the readings)."""
 
     game_type = GameType(short_name="rollforit", long_name="Roll For It! Deluxe", min_players=MIN_PLAYERS,
-                         max_players=MAX_PLAYERS, constant_sum=1.0)
+                         max_players=MAX_PLAYERS, constant_sum=1.0, study="card chase")
     rule_options = (
         RuleOption("players", "int", 2, "how many players", low=MIN_PLAYERS, high=MAX_PLAYERS),
         RuleOption("deck", "file", None, "a JSON deck file (each card's id, deck, points and dice images)"),
@@ -255,6 +256,9 @@ class RollForIt(Game):
 
     def is_progress(self, state: RollForItState, action) -> bool:
         return rules.is_progress(state, action)
+
+    def study(self) -> CardChaseStudy:
+        return CardChaseStudy(self)
 
     def strategies(self) -> tuple:
         return strategy_kinds(self.num_players)
