@@ -5,9 +5,10 @@ score it with six free dice (every matching die placed: :func:`~solver.games.rol
 its points per turn, and how both change with dice already on it: for k of its images matched
 (and six less k dice free), the mean over the distinct ways to have matched k of them.
 
->>> rows = chase_table(__import__("solver.games.rollforit", fromlist=["RollForIt"]).RollForIt().cards[:1])
->>> rows[0]["id"], round(rows[0]["turns"][0], 2), round(rows[0]["turns"][1], 2)
-('G01', 2.51, 1.2)
+>>> from solver.games.rollforit.deck import load_deck
+>>> row = chase_table(load_deck().cards[:1])[0]  # G01: two 1s, 2 points
+>>> row["id"], round(row["turns"][0], 2), round(row["turns"][1], 2)  # one 1 matched: 1 / (1 - (5/6)**5)
+('G01', 2.51, 1.67)
 """
 
 from __future__ import annotations
