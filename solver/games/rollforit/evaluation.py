@@ -115,21 +115,37 @@ class Race:
         placing = player == state.mover and state.phase in (PLACE, FLIP)
         offset = 1.0 if placing else ((player - state.mover) % n) / n
         free = DICE_PER_PLAYER - dice_on_cards(state, player)
+        opens = [missing(game.cards[card].dice, on_card[player]) for card, on_card in zip(state.cards, state.placed)]
+        if placing:  # the rolled faces not placed yet go where the mover would put them
+            opens, free = self._place_rolled(state, opens, free)
         credit, finish = 0.0, math.inf
-        for card, on_card in zip(state.cards, state.placed):
+        for card, open_images in zip(state.cards, opens):
             images, points = game.cards[card].dice, game.cards[card].points
-            open_images = missing(images, on_card[player])
-            if placing:  # this turn's rolled faces may go on the card now
-                now = common(open_images, state.rolled)
-                rolls = expected_rolls(without(open_images, now), free - len(now))
-            else:
-                rolls = expected_rolls(open_images, free)
             fresh = expected_rolls(images, DICE_PER_PLAYER)
-            rolls = min(rolls, fresh)  # else after a Take Back
+            rolls = min(expected_rolls(open_images, free), fresh)  # else after a Take Back
             credit += points * (1.0 - rolls / fresh)
             if points >= need:  # this card alone wins
                 finish = min(finish, 0.0 if rolls == 0 else offset + rolls - 1)
         return min(finish, offset + max(0.0, need - credit) / self.pace)
+
+    def _place_rolled(self, state: RollForItState, opens: list, free: int) -> tuple[list, int]:
+        """The mover's open images and free dice once the rolled faces are placed greedily, each die
+        once: on the card it advances most (points times the share of its open images filled) first.
+        A card so finished gives its dice back (it is scored)."""
+        opens, left = list(opens), state.rolled
+        while left:
+            gains = [(self.game.cards[card].points * len(common(o, left)) / len(o), i)
+                     for i, (card, o) in enumerate(zip(state.cards, opens)) if o and common(o, left)]
+            if not gains:
+                break
+            _, i = max(gains)
+            now = common(opens[i], left)
+            left = without(left, now)
+            opens[i] = without(opens[i], now)
+            free -= len(now)
+            if not opens[i]:
+                free += len(self.game.cards[state.cards[i]].dice)
+        return opens, free
 
 
 def evaluate(state: RollForItState, player: int, game) -> float:

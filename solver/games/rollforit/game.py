@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from solver.game import Game, GameError, GameType, IllegalMoveError, ValueBounds
+from solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
 from solver.games.rollforit import evaluation, notation, rules
 from solver.games.rollforit.strategies import strategy_kinds
 from solver.games.rollforit.study import CardChaseStudy
@@ -262,6 +262,11 @@ class RollForIt(Game):
 
     def strategies(self) -> tuple:
         return strategy_kinds(self.num_players)
+
+    turn_limit = TurnLimit(turns=2_000, unit="turns", scoring="the most points win (shared on a tie)")
+
+    def starts_turn(self, state: RollForItState) -> bool:
+        return state.phase == TURN
 
     def stopped_returns(self, state: RollForItState) -> tuple[float, ...]:
         """A played game stopped at its turn limit (players who keep passing): the most points win, shared."""
