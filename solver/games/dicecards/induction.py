@@ -31,7 +31,8 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,19 +47,76 @@ ROLLS = tuple((black, red) for black in range(1, FACES + 1) for red in range(1, 
 """The 36 rolls, in the order of the game's chance outcomes."""
 
 
-@dataclass
-class HandSolution:
-    """Exact values of a hand: ``values[r][i, t]`` is the value of marks state ``states[i]`` with
-    ``t`` unused tickets and ``r`` rolls to go, before the roll (``r`` = 0 .. ``rolls``)."""
+@dataclass(frozen=True)
+class HandGraph:
+    """The (marks, tickets) states a hand can reach and every record each roll allows, as flat arrays.
+
+    States are ``states[i]`` with ``t`` = 0 .. ``width - 1`` unused tickets, numbered ``i * width + t``.
+    A *group* is (state, roll, tickets): ``i``, roll ``o`` of ``rolls`` (probability ``weights[o]``), ``t``,
+    numbered ``(i * len(rolls) + o) * width + t``. Its candidates (records, and the lost roll where the
+    rules allow it) are ``target[starts[g]:starts[g + 1]]``, the successors' numbers; ``recorded`` marks
+    the records. Ticket counts above the most the position can hold are cut to it (such states are
+    never reached).
+    """
 
     cards: tuple[Card, ...]
     states: list[tuple[Hashable, ...]]
+    index: dict[tuple[Hashable, ...], int]
+    width: int
+    rolls: list[tuple[int, int]]
+    weights: np.ndarray
+    target: np.ndarray
+    starts: np.ndarray
+    group: np.ndarray
+    recorded: np.ndarray
+    points: np.ndarray
+    may_pass: bool
+
+    def final(self, objective: str, target: int) -> np.ndarray:
+        """The value of every (state, tickets) when no roll is left."""
+        final = self.points[:, None] + np.arange(self.width)[None, :] // TICKETS_PER_POINT
+        return final if objective == "score" else (final >= target).astype(float)
+
+    def backward(self, rolls: int, final: np.ndarray, record_cost: float = 0.0) -> np.ndarray:
+        """``values[r]`` for r = 0 .. ``rolls`` rolls to go, the best record taken every roll;
+        ``record_cost`` is subtracted for every record (a price on rolls: see the approximation)."""
+        values = np.empty((rolls + 1, *final.shape))
+        values[0] = final
+        penalty = record_cost * self.recorded if record_cost else None
+        for r in range(1, rolls + 1):
+            candidates = values[r - 1].reshape(-1)[self.target]
+            if penalty is not None:
+                candidates = candidates - penalty
+            values[r] = self._expect(np.maximum.reduceat(candidates, self.starts))
+        return values
+
+    def follow(self, rolls: int, final: np.ndarray, preference) -> np.ndarray:
+        """The exact values of a policy: with r rolls to go it takes in each group the candidate with the
+        largest ``preference(r)[candidate]`` (the first of equals). ``values[r]`` as in :meth:`backward`."""
+        values = np.empty((rolls + 1, *final.shape))
+        values[0] = final
+        for r in range(1, rolls + 1):
+            liked = preference(r)
+            best = np.maximum.reduceat(liked, self.starts)
+            hits = np.flatnonzero(liked >= best[self.group] - 1e-9)
+            first = hits[np.r_[True, self.group[hits[1:]] != self.group[hits[:-1]]]]
+            values[r] = self._expect(values[r - 1].reshape(-1)[self.target[first]])
+        return values
+
+    def _expect(self, per_group: np.ndarray) -> np.ndarray:
+        return np.einsum("iot,o->it", per_group.reshape(len(self.states), len(self.rolls), self.width), self.weights)
+
+
+@dataclass
+class HandSolution:
+    """Exact values of a hand: ``values[r][i, t]`` is the value of marks state ``graph.states[i]``
+    with ``t`` unused tickets and ``r`` rolls to go, before the roll (``r`` = 0 .. ``rolls``)."""
+
+    graph: HandGraph
     values: np.ndarray
     objective: str
     target: int
-    may_pass: bool
     elapsed: float
-    index: dict[tuple[Hashable, ...], int] = field(repr=False, default_factory=dict)
 
     @property
     def rolls(self) -> int:
@@ -66,22 +124,23 @@ class HandSolution:
 
     @property
     def max_tickets(self) -> int:
-        return self.values.shape[2] - 1
+        return self.graph.width - 1
 
     def value(self, marks: tuple[Hashable, ...], tickets: int, rolls_left: int) -> float:
         """The exact value with ``rolls_left`` rolls to go, before the next roll."""
-        if marks not in self.index:
+        if marks not in self.graph.index:
             raise GameError("the position's marks are not among the solved hand's states")
         if not 0 <= rolls_left <= self.rolls or tickets > self.max_tickets:
             raise GameError(f"the solution covers 0..{self.rolls} rolls to go and up to {self.max_tickets} tickets")
-        return float(self.values[rolls_left, self.index[marks], tickets])
+        return float(self.values[rolls_left, self.graph.index[marks], tickets])
 
     def record_values(self, marks: tuple[Hashable, ...], tickets: int, roll: tuple[int, int],
                       rolls_left: int) -> list[tuple[Record, float]]:
         """Every legal record of ``roll`` with its exact value (``rolls_left`` counts this roll), best first."""
+        cards = self.graph.cards
         found = []
-        for record in records(self.cards, marks, tickets, roll, self.may_pass):
-            after, left = after_record(self.cards, marks, tickets, record)
+        for record in records(cards, marks, tickets, roll, self.graph.may_pass):
+            after, left = after_record(cards, marks, tickets, record)
             found.append((record, self.value(after, min(left, self.max_tickets), rolls_left - 1)))
         return sorted(found, key=lambda pair: -pair[1])
 
@@ -106,12 +165,11 @@ def hand_states(cards: Sequence[Card], marks: tuple[Hashable, ...], limit: int) 
     return [tuple(combo) for combo in itertools.product(*per_card)]
 
 
-def solve_hand(cards: Sequence[Card], marks: tuple[Hashable, ...], tickets: int, rolls: int, *,
-               objective: str = "score", target: int = 90, may_pass: bool = False,
-               max_states: int = MAX_STATES) -> HandSolution:
-    """Exact values of ``cards`` (marked ``marks``, with ``tickets`` unused) for 0 .. ``rolls`` rolls to go."""
-    started = time.perf_counter()
-    cards = tuple(cards)
+@lru_cache(maxsize=16)
+def hand_graph(cards: tuple[Card, ...], marks: tuple[Hashable, ...], tickets: int, may_pass: bool = False,
+               max_states: int = MAX_STATES) -> HandGraph:
+    """The graph of ``cards`` from ``marks`` with ``tickets`` unused (remembered: a graph serves every
+    number of rolls and every objective)."""
     states = hand_states(cards, marks, max_states)
     index = {state: i for i, state in enumerate(states)}
     top = tickets + sum(card.max_tickets() - card.tickets(m) for card, m in zip(cards, marks))
@@ -131,20 +189,21 @@ def solve_hand(cards: Sequence[Card], marks: tuple[Hashable, ...], tickets: int,
                 need_ids.append(needs.setdefault(slot.need, len(needs)))
                 gains.append(card.tickets(slot.after) - given)
     src_a, dst_a, gain_a = np.array(src, np.int64), np.array(dst, np.int64), np.array(gains, np.int64)
-    rolls_used, weights = _rolls(needs)
-    outcomes = len(rolls_used)
-    cost_table = np.array([[min(price(need, b, r), IMPOSSIBLE) for b, r in rolls_used] for need in needs],
+    rolls, weights = _rolls(needs)
+    outcomes = len(rolls)
+    cost_table = np.array([[min(price(need, b, r), IMPOSSIBLE) for b, r in rolls] for need in needs],
                           np.int64).reshape(len(needs), outcomes)
     cost = cost_table[np.array(need_ids, np.int64)] if need_ids else np.zeros((0, outcomes), np.int64)
 
     # Candidates: group (state, roll, tickets) -> successor (state', tickets'), flattened.
     n = len(states)
-    groups, targets = [], []
+    groups, targets, recorded = [], [], []
     for t in range(width):
         slot, roll = np.nonzero(cost <= t)
         left = np.minimum(t - cost[slot, roll] + gain_a[slot], top)
         groups.append((src_a[slot] * outcomes + roll) * width + t)
         targets.append(dst_a[slot] * width + left)
+        recorded.append(np.ones(len(slot), bool))
     free = np.zeros((n, outcomes), bool)
     slot, roll = np.nonzero(cost == 0)
     free[src_a[slot], roll] = True
@@ -152,22 +211,26 @@ def solve_hand(cards: Sequence[Card], marks: tuple[Hashable, ...], tickets: int,
     for t in range(width):  # the lost roll keeps the state and the tickets
         groups.append((lose_state * outcomes + lose_roll) * width + t)
         targets.append(lose_state * width + t)
+        recorded.append(np.zeros(len(lose_state), bool))
     group = np.concatenate(groups)
-    target_index = np.concatenate(targets)
     order = np.argsort(group, kind="stable")
-    group, target_index = group[order], target_index[order]
+    group = group[order]
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     if len(starts) != n * outcomes * width:
         raise GameError("internal: a (state, roll, tickets) has no record and no lost roll")
-
-    values = np.empty((rolls + 1, n, width))
     points = np.array([sum(card.score(m) for card, m in zip(cards, state)) for state in states], float)
-    final = points[:, None] + np.arange(width)[None, :] // TICKETS_PER_POINT
-    values[0] = final if objective == "score" else (final >= target).astype(float)
-    for r in range(1, rolls + 1):
-        best = np.maximum.reduceat(values[r - 1].reshape(-1)[target_index], starts)
-        values[r] = np.einsum("iot,o->it", best.reshape(n, outcomes, width), weights)
-    return HandSolution(cards, states, values, objective, target, may_pass, time.perf_counter() - started, index)
+    return HandGraph(cards, states, index, width, rolls, weights, np.concatenate(targets)[order], starts,
+                     group, np.concatenate(recorded)[order], points, may_pass)
+
+
+def solve_hand(cards: Sequence[Card], marks: tuple[Hashable, ...], tickets: int, rolls: int, *,
+               objective: str = "score", target: int = 90, may_pass: bool = False,
+               max_states: int = MAX_STATES) -> HandSolution:
+    """Exact values of ``cards`` (marked ``marks``, with ``tickets`` unused) for 0 .. ``rolls`` rolls to go."""
+    started = time.perf_counter()
+    graph = hand_graph(tuple(cards), tuple(marks), tickets, may_pass, max_states)
+    values = graph.backward(rolls, graph.final(objective, target))
+    return HandSolution(graph, values, objective, target, time.perf_counter() - started)
 
 
 def _rolls(needs: dict[Need, int]) -> tuple[list[tuple[int, int]], np.ndarray]:

@@ -1,0 +1,145 @@
+"""Six cards from one: values of a whole hand pieced together from exact per-card solutions.
+
+A hand of six cards has far too many states to solve (Solitaire alone has 4,096), but its cards
+interact only through which roll goes where and the tickets they share: a weakly coupled
+decision process. The approximation relaxes the coupling with a **price on rolls** (a Lagrangian
+relaxation, as for weakly coupled MDPs): each card is solved alone and exactly over all rolls
+(:mod:`solver.games.dicecards.induction`), free to take or leave every roll, paying
+``roll_price`` points for each roll it takes, with 0 .. a few tickets in hand. With
+``U_c(m, t, r)`` card c's value in state m with t tickets and r rolls to go, a position is worth
+about::
+
+    V(marks, t, r) = sum_c U_c(m_c, 0, r) + max_c [U_c(m_c, t, r) - U_c(m_c, 0, r)] + roll_price * r
+
+(the tickets are worth what the card that uses them best makes of them: kept, 1 point for 2), and
+a record is chosen by one step of lookahead: the one after which V is largest. ``roll_price`` 0
+would let every card count on every roll; a good price makes each card count only on the rolls
+worth more to it than to the others. The default, :data:`ROLL_PRICE`, is the price that scored
+best in ``benchmarks/dicecards_approximation.py`` (``results/dicecards/``), which also measures the
+gap to exact values on every hand small enough to solve whole.
+
+>>> from solver.games.dicecards.game import DiceCards
+>>> game = DiceCards()
+>>> model = Approximation(game.library, game.rolls)
+>>> state = game.parse("HOP=1,2,3 DBL=- t0 3/50 B4R4")
+>>> [game.action_name(state, record) for record, _ in model.ranked(state)]
+['DBL:4-4']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import lru_cache
+
+import numpy as np
+
+from solver.games.dicecards.cards import Card
+from solver.games.dicecards.induction import hand_graph
+from solver.games.dicecards.library import CardLibrary
+from solver.games.dicecards.rules import after_record, final_score, records
+from solver.games.dicecards.state import HAND, OVER, RECORD, DiceCardsState, Record
+
+ROLL_PRICES = (0.0, 0.5, 1.0, 2.0)
+"""The prices on rolls tried (points a card pays for each roll it takes in its own solution): a
+position is valued at the price that values it least (see the module docstring)."""
+
+
+class CardValues:
+    """One card solved alone: ``values[p, r, i, t]`` at price ``prices[p]`` for its state
+    ``states[i]`` with t tickets in hand (0 .. ``tickets`` plus what it gives) and r rolls to go,
+    any roll left at will."""
+
+    def __init__(self, card: Card, rolls: int, prices: tuple[float, ...], tickets: int) -> None:
+        graph = hand_graph((card,), (card.start(),), tickets, True)
+        final = graph.final("score", 0)
+        self.values = np.stack([graph.backward(rolls, final, price) for price in prices])
+        self.index = {state[0]: i for i, state in enumerate(graph.states)}
+        self.top = graph.width - 1
+
+    def rows(self, marks: Hashable, rolls_left: int, width: int) -> np.ndarray:
+        """``[p, t]``: the values at every price with t = 0 .. ``width - 1`` tickets."""
+        return self.values[:, rolls_left, self.index[marks]][:, np.minimum(np.arange(width), self.top)]
+
+
+@lru_cache(maxsize=64)
+def card_values(card: Card, rolls: int, prices: tuple[float, ...], tickets: int) -> CardValues:
+    """:class:`CardValues`, remembered (a card's solution serves every position it is in)."""
+    return CardValues(card, rolls, prices, tickets)
+
+
+def share_tickets(extras: list[np.ndarray]) -> np.ndarray:
+    """The most the cards make of tickets shared among them: ``extras[c][..., j]`` is what j tickets
+    add to card c; the result's ``[..., k]`` the best split of k tickets (a small knapsack)."""
+    best = extras[0]
+    for extra in extras[1:]:
+        width = best.shape[-1]
+        best = np.stack([np.max([best[..., k - j] + extra[..., j] for j in range(k + 1)], axis=0)
+                         for k in range(width)], axis=-1)
+    return best
+
+
+class Approximation:
+    """The pieced-together value of positions of a game (library, rolls) and its one-step policy.
+
+    Each card is solved with up to ``tickets`` tickets in hand (default: the most six cards of the
+    library can give); a position holding more is valued as if it held that many.
+    """
+
+    def __init__(self, library: CardLibrary, rolls: int, prices: tuple[float, ...] = ROLL_PRICES,
+                 tickets: int | None = None) -> None:
+        self.library = library
+        self.rolls = rolls
+        self.prices = tuple(float(p) for p in prices)
+        self.tickets = sum(sorted((c.max_tickets() for c in library.cards), reverse=True)[:HAND]) \
+            if tickets is None else tickets
+
+    def card(self, code: str) -> CardValues:
+        return card_values(self.library[code], self.rolls, self.prices, self.tickets)
+
+    def before_roll(self, state: DiceCardsState, rolls_left: int, marks=None, tickets=None) -> float:
+        """The value with ``rolls_left`` rolls to go, before the roll, of ``state``'s cards (or ``marks``)."""
+        marks = state.marks if marks is None else marks
+        tickets = state.tickets if tickets is None else tickets
+        rows = [self.card(code).rows(m, rolls_left, tickets + 1) for code, m in zip(state.cards, marks)]
+        return float(self._combine(rows, np.array(self.prices) * rolls_left)[..., tickets].min())
+
+    @staticmethod
+    def _combine(rows: list[np.ndarray], priced: np.ndarray) -> np.ndarray:
+        """``[..., p, t]``: the dual value at every price for every ticket count."""
+        base = sum(row[..., :1] for row in rows)
+        return base + share_tickets([row - row[..., :1] for row in rows]) + priced[..., :, None]
+
+    def ranked(self, state: DiceCardsState, may_pass: bool = False) -> list[tuple[Record, float]]:
+        """Every legal record of a RECORD state with its approximate value, best first."""
+        cards = [self.library[code] for code in state.cards]
+        left = self.rolls - state.rolls - 1
+        found = []
+        for record in records(cards, state.marks, state.tickets, state.roll, may_pass):
+            marks, tickets = after_record(cards, state.marks, state.tickets, record)
+            found.append((record, self.before_roll(state, left, marks, tickets)))
+        return sorted(found, key=lambda pair: -pair[1])
+
+    def value(self, state: DiceCardsState, may_pass: bool = False) -> float:
+        """The approximate value of any state (the final score once the game is over)."""
+        if state.phase == OVER:
+            return float(final_score([self.library[c] for c in state.cards], state.marks, state.tickets))
+        if state.phase == RECORD:
+            return self.ranked(state, may_pass)[0][1]
+        return self.before_roll(state, self.rolls - state.rolls)
+
+    def preference(self, graph):
+        """For :meth:`~solver.games.dicecards.induction.HandGraph.follow`: ``preference(r)`` is every
+        candidate's value when r rolls are to go (the record decided now leaves r - 1); the policy
+        that follows it is this approximation's."""
+        tables = [self.card(card.code) for card in graph.cards]
+        where = [np.array([table.index[state[c]] for state in graph.states]) for c, table in enumerate(tables)]
+        columns = [np.minimum(np.arange(graph.width), table.top) for table in tables]
+        prices = np.array(self.prices)
+
+        def liked(rolls_left: int) -> np.ndarray:
+            rows = [table.values[:, rolls_left - 1][:, at][:, :, cols].transpose(1, 0, 2)
+                    for table, at, cols in zip(tables, where, columns)]  # [state, price, tickets]
+            dual = self._combine(rows, prices * (rolls_left - 1)).min(axis=1)
+            return dual.reshape(-1)[graph.target]
+
+        return liked
