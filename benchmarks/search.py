@@ -147,14 +147,15 @@ def run_searcher(game, state, depth: int, star2: bool, use_cache: bool) -> Run:
     searcher = Searcher(game, star2=star2, use_cache=use_cache)
     cumulative: list[int] = []
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    result = searcher.search(state, depth=depth, on_iteration=lambda r: cumulative.append(r.nodes))
+    result = searcher.search(state, depth=depth, on_iteration=lambda r: cumulative.append(r.stats.nodes))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     iteration_nodes = [b - a for a, b in zip([0] + cumulative, cumulative)]
+    stats = result.stats
     return Run(
-        nodes=result.nodes, wall=wall, cpu=cpu, iteration_nodes=iteration_nodes, depth=result.depth,
-        probes=result.cache_probes, hits=result.cache_hits,
+        nodes=stats.nodes, wall=wall, cpu=cpu, iteration_nodes=iteration_nodes, depth=result.depth,
+        probes=stats.cache_probes, hits=stats.cache_hits,
         values={move.name: move.value for move in result.moves}, best=result.best.name,
-        sampled=result.sampled_chance_nodes,
+        sampled=stats.sampled_chance_nodes,
     )
 
 

@@ -67,7 +67,7 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
     def progress(result) -> None:
         if not as_json:
             click.echo(f"  depth {result.depth}: best {result.moves[0].name} {result.moves[0].value:.4f}"
-                       f"  nodes {result.nodes:,}  {result.elapsed:.2f}s", err=True)
+                       f"  nodes {result.stats.nodes:,}  {result.stats.elapsed:.2f}s", err=True)
 
     analysis = analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher,
                        hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, on_iteration=progress,
@@ -85,7 +85,7 @@ def _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache) 
     def progress(result) -> None:
         if not as_json:
             values = "  ".join(f"P{a.player + 1} {a.value:.4f}" for a in result.players)
-            click.echo(f"  depth {result.depth}: {values}  nodes {result.nodes:,}  {result.elapsed:.2f}s", err=True)
+            click.echo(f"  depth {result.depth}: {values}  nodes {result.stats.nodes:,}  {result.stats.elapsed:.2f}s", err=True)
 
     result = searcher.search(state, depth=depth, time_limit=time_limit, on_iteration=progress)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
@@ -94,18 +94,17 @@ def _best_simultaneous(game, state, depth, time_limit, as_json, seed, no_cache) 
 def format_analysis(analysis: Analysis) -> str:
     """The human-readable answer: header, ranked moves with losses, principal line, notes."""
     mover = analysis.mover_name
-    hit_rate = analysis.cache_hits / analysis.cache_probes if analysis.cache_probes else 0.0
-    speed = analysis.nodes / analysis.elapsed if analysis.elapsed > 0 else 0.0
+    stats = analysis.stats
     lines = [
         f"Position  {analysis.position}",
         f"{mover} to move; value = {analysis.value_meaning}, for {mover}",
         f"Search    {analysis.method}",
     ]
-    if analysis.nodes:
-        lines.append(f"          {analysis.nodes:,} nodes, {analysis.cache_hits:,} cache hits "
-                     f"({hit_rate:.1%} of probes), {analysis.elapsed:.2f} s, {speed:,.0f} nodes/s")
-    if analysis.table_probes and analysis.nodes:
-        lines.append(f"          endgame tables: {analysis.table_hits:,} hits in {analysis.table_probes:,} probes")
+    if stats.nodes:
+        lines.append(f"          {stats.nodes:,} nodes, {stats.cache_hits:,} cache hits "
+                     f"({stats.cache_hit_rate:.1%} of probes), {stats.elapsed:.2f} s, {stats.nodes_per_second:,.0f} nodes/s")
+    if stats.table_probes and stats.nodes:
+        lines.append(f"          endgame tables: {stats.table_hits:,} hits in {stats.table_probes:,} probes")
     lines += ["", f"  #  {'move':<12} {'value':>8}  {'loss':>8}"]
     for rank, move in enumerate(analysis.moves, 1):
         loss = "" if rank == 1 else f"{-move.loss:+.4f}"

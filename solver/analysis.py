@@ -17,32 +17,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from solver.exact import solve
 from solver.game import Game, GameError, State
-from solver.search import MoveValue, Searcher, SearchResult
+from solver.limits import SearchStats
+from solver.ranking import MoveValue, rank_moves
+from solver.search import Searcher, SearchResult
 
 
-@dataclass
+@dataclass(frozen=True)
 class Analysis:
-    """The answer to "best move?", ready for output."""
+    """The answer to "best move?", ready for output: ``stats`` are the searches' of every concrete
+    position together, with the whole analysis's time."""
 
     position: str
     mover: int
     mover_name: str  # as the game names the player (``Game.player_name``)
     moves: list[MoveValue]
     depth: int
-    nodes: int
-    cache_probes: int
-    cache_hits: int
-    elapsed: float
+    stats: SearchStats
     pv: list[str]
     method: str
     value_meaning: str
     hidden: str = ""
     notes: list[str] = field(default_factory=list)
-    table_probes: int = 0
-    table_hits: int = 0
 
     @property
     def best(self) -> str:
@@ -53,6 +52,7 @@ class Analysis:
         return self.moves[0].value
 
     def to_json(self) -> dict:
+        stats = self.stats
         return {
             "position": self.position,
             "mover": self.mover_name.lower(),
@@ -61,16 +61,16 @@ class Analysis:
             "value": self.value,
             "value_meaning": self.value_meaning,
             "depth": self.depth,
-            "nodes": self.nodes,
-            "cache_hits": self.cache_hits,
-            "cache_probes": self.cache_probes,
-            "time": round(self.elapsed, 4),
+            "nodes": stats.nodes,
+            "cache_hits": stats.cache_hits,
+            "cache_probes": stats.cache_probes,
+            "time": round(stats.elapsed, 4),
             "pv": self.pv,
             "method": self.method,
             "hidden_information": self.hidden,
             "notes": self.notes,
-            "table_probes": self.table_probes,
-            "table_hits": self.table_hits,
+            "table_probes": stats.table_probes,
+            "table_hits": stats.table_hits,
         }
 
 
@@ -121,17 +121,12 @@ def analyse(
         mover_name=game.player_name(player),
         moves=moves,
         depth=min(r.depth for r in results),
-        nodes=sum(r.nodes for r in results),
-        cache_probes=sum(r.cache_probes for r in results),
-        cache_hits=sum(r.cache_hits for r in results),
-        elapsed=time.perf_counter() - started,
+        stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=results[heaviest].method,
         value_meaning=game.describe_value(),
         hidden=deals.description,
         notes=sorted(notes),
-        table_probes=sum(r.table_probes for r in results),
-        table_hits=sum(r.table_hits for r in results),
     )
 
 
@@ -144,10 +139,9 @@ def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> l
             totals[move.name] = totals.get(move.name, 0.0) + weight * move.value
             actions.setdefault(move.name, move.action)
     if any({m.name for m in r.moves} != set(totals) for r in results):
-        raise GameError("the mover's legal moves differ between the possible hidden positions: the mover's own cards must be known")
-    ranked = sorted(totals.items(), key=lambda item: -item[1])
-    best = ranked[0][1]
-    return [MoveValue(actions[name], name, value, best - value) for name, value in ranked]
+        raise GameError("the mover's legal moves differ between the possible hidden positions: "
+                        "the mover's own cards must be known")
+    return rank_moves((actions[name], name, value) for name, value in totals.items())
 
 
 def solved_exactly(game: Game, state: State, max_states: int = 2_000_000) -> SearchResult:
@@ -161,16 +155,13 @@ def solved_exactly(game: Game, state: State, max_states: int = 2_000_000) -> Sea
     >>> result.moves[0].name, round(result.value, 6), result.exact   # 64/125
     ('A1>1', 0.512, True)
     """
-    from solver.exact import solve
-
     started = time.perf_counter()
     solution = solve(game, state, max_states=max_states)
-    moves = [MoveValue(m.action, m.name, m.value, m.loss) for m in solution.move_values(state)]
+    moves = solution.move_values(state)
     certificate = "certified" if solution.certified else "NOT certified"
     return SearchResult(
-        moves=moves, best=moves[0], value=moves[0].value, depth=0, nodes=0, cache_probes=0,
-        cache_hits=0, elapsed=time.perf_counter() - started, pv=solution.principal_line(state, length=12),
-        sampled_chance_nodes=0, exact=True,
+        moves=moves, value=moves[0].value, depth=0, pv=solution.principal_line(state, length=12),
         method=(f"exact: the whole state graph ({solution.num_states:,} states, {solution.num_components:,} "
                 f"components) by strategy iteration; Bellman residual {solution.residual:.1e}, {certificate}"),
+        stats=SearchStats(elapsed=time.perf_counter() - started), exact=True,
     )

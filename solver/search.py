@@ -16,8 +16,8 @@ interface and ranks every legal move of the root::
 How it searches:
 
 * **Values** are kept from player 0's view: player 0 maximizes, player 1 minimizes, chance nodes
-  average. In a one-player game every decision maximizes. Results are turned into the mover's view
-  with ``low + high - v`` (``game.value_bounds()``).
+  average. In a one-player game every decision maximizes. The root's values are turned into the
+  mover's view once, by the game's point of view (:func:`solver.ranking.point_of_view`).
 * **Depth counts decisions**, not chance events: a decision node with depth 0 returns
   ``game.evaluate``; a chance node never decrements the depth, so one reached with depth 0 is
   expanded and its decision children evaluated.
@@ -37,7 +37,8 @@ How it searches:
 * **Move ordering**: the cached best move first, then moves that caused cut-offs before (history
   heuristic), then the game's own order (RolldownBeta lists captures first); at the root, the
   previous iteration's ranking.
-* **Iterative deepening** from depth 1, with an optional time limit: the clock is checked every
+* **Iterative deepening** from depth 1 (:func:`solver.limits.deepen`, shared with the simultaneous
+  search), up to a depth or within a time limit: the clock is checked every
   few hundred nodes and a running iteration is abandoned, keeping the last completed one (depth 1
   always completes). It stops early when an iteration reached no depth cut-off: its values are
   then those of the whole game tree.
@@ -45,8 +46,9 @@ How it searches:
   exact at that depth; pruning happens below the root.
 * **Huge chance nodes** — more outcomes than ``game.exact_chance_limit`` — are estimated from
   ``chance_samples`` outcomes drawn with a random generator seeded from the seed and the
-  position, each weighing 1/K. The same position always gets the same sample, in this search and
-  in :func:`expectimax`; the result counts these nodes and says so in ``method``.
+  position, each weighing 1/K (:mod:`solver.chance`). The same position always gets the same
+  sample, in this search and in :func:`expectimax`; the result counts these nodes and says so in
+  ``method``.
 
 :func:`expectimax` is the plain reference (no pruning, no cache) with the same depth and sampling
 rules, for tests and benchmarks.
@@ -55,113 +57,46 @@ rules, for tests and benchmarks.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from solver.chance import ChanceSampler, chance_distribution
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
-
-DEFAULT_DEPTH = 3
-"""The depth searched when neither a depth nor a time limit is given."""
-MAX_DEPTH = 64
-"""Iterative deepening under a time limit alone stops at this depth at the latest."""
-CLOCK_MASK = 255
-"""The clock is read when the node count is a multiple of CLOCK_MASK + 1."""
-TIE = 1e-12
-"""Moves whose values differ by less than this are reported as tied."""
+from solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
+from solver.ranking import MoveValue, point_of_view, rank_moves
 
 
 @dataclass(frozen=True, slots=True)
-class MoveValue:
-    """One root move: its value for the mover and its loss against the best move (0 for a tie)."""
-
-    action: Action
-    name: str
-    value: float
-    loss: float
-
-
-@dataclass(slots=True)
 class SearchResult:
     """What a search found. Values are from the mover's view; ``moves`` is best first.
 
-    ``nodes`` counts every node entered in every iteration (including an abandoned one), so
-    ``nodes / elapsed`` is the search speed; ``cache_probes`` and ``cache_hits`` count this search's
-    transposition-table lookups. ``pv`` is the principal line: decisions by name, chance events in
-    brackets along a typical outcome (``[b.d6=3]``). ``exact`` is True when no line reached the depth
-    limit, so the values are the game's own (up to sampled chance nodes). ``chance_note`` says how
-    chance nodes too large to list were handled ("" if there were none); ``method`` includes it.
+    ``stats`` counts the whole search (every iteration, an abandoned one included) and its time;
+    its ``sampled_chance_nodes`` are those behind the values (the last completed iteration's).
+    ``pv`` is the principal line: decisions by name, chance events in brackets along a typical
+    outcome (``[b.d6=3]``). ``exact`` is True when no line reached the depth limit, so the values
+    are the game's own (up to sampled chance nodes). ``chance_note`` says how chance nodes too
+    large to list were handled ("" if there were none); ``method`` includes it.
     """
 
     moves: list[MoveValue]
-    best: MoveValue
     value: float
     depth: int
-    nodes: int
-    cache_probes: int
-    cache_hits: int
-    elapsed: float
     pv: list[str]
-    sampled_chance_nodes: int
     method: str
+    stats: SearchStats
     exact: bool = False
     chance_note: str = ""
-    table_probes: int = 0  # decision nodes looked up in the oracle (endgame tables), and found
-    table_hits: int = 0
 
     @property
-    def nodes_per_second(self) -> float:
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+    def best(self) -> MoveValue:
+        return self.moves[0]
 
     @property
     def tied(self) -> list[MoveValue]:
         """Every move as good as the best one (the best included)."""
-        return [move for move in self.moves if move.loss < TIE]
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search when its deadline has passed; caught by :func:`deepen`."""
-
-
-R = TypeVar("R")
-
-
-def deepen(
-    step: Callable[[int], tuple[R, bool]],
-    *,
-    max_depth: int,
-    time_limit: float | None,
-    start: float,
-    set_deadline: Callable[[float | None], None],
-    on_iteration: Callable[[R], None] | None = None,
-) -> tuple[R, str]:
-    """Iterative deepening shared by the searches: ``step(depth)`` returns an iteration's result
-    and whether it solved the position (no line reached the depth), or raises
-    :class:`SearchTimeout` once the deadline set through ``set_deadline`` has passed. Depth 1
-    always completes. Returns the last completed result and how the time limit stopped the
-    deepening ('' if it did not)."""
-    result = None
-    stopped = ""
-    for iteration in range(1, max_depth + 1):
-        set_deadline(None if iteration == 1 or time_limit is None else start + time_limit)
-        try:
-            result, solved = step(iteration)
-        except SearchTimeout:
-            stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
-            break
-        if on_iteration is not None:
-            on_iteration(result)
-        if solved:
-            break
-        if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
-            stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
-            break
-    set_deadline(None)
-    assert result is not None  # depth 1 runs without a deadline
-    return result, stopped
+        return [move for move in self.moves if move.tied]
 
 
 def check_searchable(game: Game) -> None:
@@ -170,69 +105,11 @@ def check_searchable(game: Game) -> None:
 
 
 def _simultaneous_error(game: Game, state: State) -> GameError:
+    """A state where players choose at once, in a game whose type says they take turns."""
     return GameError(
         f"players choose simultaneously at '{game.format(state)}': expectiminimax cannot search "
         "simultaneous moves (`dicetree best` solves them as matrix games)"
     )
-
-
-def chance_distribution(
-    game: Game, state: State, samples: int, seed: int
-) -> tuple[list[tuple[Action, float]], int]:
-    """The outcomes of a chance node with their weights, and the node's outcome count.
-
-    Up to ``game.exact_chance_limit`` outcomes: every outcome with its probability. Beyond it:
-    ``samples`` outcomes drawn with ``random.Random`` seeded from ``seed`` and the position's cache
-    key (string seeds hash the same in every run; the key, not the position string, because
-    states that share a key share one sample in the cache, so every search and the reference
-    expectimax must draw the same one), each weighing 1/samples; repeated draws are merged.
-    """
-    count = game.chance_outcome_count(state)
-    if count <= game.exact_chance_limit:
-        return [(outcome, p) for outcome, p in game.chance_outcomes(state) if p > 0], count
-    rng = random.Random(f"{seed}|{game.key(state)!r}")
-    weight = 1.0 / samples
-    weights: dict[Action, float] = {}
-    for _ in range(samples):
-        outcome = game.sample_chance(state, rng)
-        weights[outcome] = weights.get(outcome, 0.0) + weight
-    return list(weights.items()), count
-
-
-class ChanceSampler:
-    """A search's chance outcomes: listed exactly where few, else a seeded sample drawn once per
-    search and kept under the node's cache key (so every visit sees the same one), with the note
-    that says how many nodes were sampled."""
-
-    def __init__(self, game: Game, samples: int, seed: int):
-        if samples < 1:
-            raise GameError(f"chance_samples must be at least 1, not {samples}")
-        self.game, self.samples, self.seed = game, samples, seed
-        self.reset()
-
-    def reset(self) -> None:
-        self.sampled: dict[Hashable, list[tuple[Action, float]]] = {}
-        self.largest = 0
-
-    def outcomes(self, state: State, key: Hashable) -> list[tuple[Action, float]]:
-        sampled = self.sampled.get(key)
-        if sampled is not None:
-            return sampled
-        outcomes, count = chance_distribution(self.game, state, self.samples, self.seed)
-        if count > self.game.exact_chance_limit:
-            self.sampled[key] = outcomes
-            self.largest = max(self.largest, count)
-        return outcomes
-
-    def note(self) -> str:
-        """How the sampled nodes were handled ('' when none was)."""
-        count = len(self.sampled)
-        if not count:
-            return ""
-        return (
-            f"{count} chance node{'s' if count != 1 else ''} had more than {self.game.exact_chance_limit:,} "
-            f"outcomes (up to {self.largest:,}): each estimated from {self.samples} samples (seed {self.seed})"
-        )
 
 
 def _bound_type(value: float, alpha: float, beta: float, low: float, high: float) -> int:
@@ -291,8 +168,12 @@ class Searcher:
     ``history`` switches the history heuristic of move ordering.
     """
 
+    default_depth = 3
+    """The depth searched when neither a depth nor a time limit is given (pruning and the cache keep
+    three decisions of a RolldownBeta middle game to seconds; the simultaneous search has its own)."""
+
     __slots__ = (
-        "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "nodes",
+        "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "pov", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
         "_horizon", "_deadline", "_generation", "_sampler", "_cutoff_scores",
         "oracle", "oracle_probes", "oracle_hits",
@@ -320,13 +201,14 @@ class Searcher:
         self.cache = TranspositionTable(cache_slots) if use_cache else None
         bounds = game.value_bounds()
         self.low, self.high = float(bounds.low), float(bounds.high)
+        self.pov = point_of_view(game)  # values are player 0's; the root's are turned to the mover's
         # The game's methods, looked up once for the hot path.
         self._current_player = game.current_player
         self._legal_actions = game.legal_actions
         self._apply = game.apply
         self._returns = game.returns
         self._evaluate = game.evaluate
-        self._key: Callable[[State], Hashable] | None = None if type(game).key is Game.key else game.key
+        self._key: Callable[[State], Hashable] = game.key
         # Per-search state, reset by search().
         self.nodes = 0
         self._horizon = 0  # depth cut-offs met (evaluations): 0 after an iteration means solved
@@ -350,8 +232,9 @@ class Searcher:
         """Rank every legal move of ``state`` by iterative deepening up to ``depth`` decisions.
 
         With ``time_limit`` (seconds) the deepest completed iteration is returned; without
-        ``depth`` it deepens until the time is up (or :data:`MAX_DEPTH`); with neither it searches
-        :data:`DEFAULT_DEPTH`. ``on_iteration`` is called with the result of each completed depth.
+        ``depth`` it deepens until the time is up (or :data:`~solver.limits.MAX_DEPTH`); with
+        neither it searches :attr:`default_depth` (see :class:`~solver.limits.SearchLimits`).
+        ``on_iteration`` is called with the result of each completed depth.
         """
         game = self.game
         mover = self._current_player(state)
@@ -364,11 +247,7 @@ class Searcher:
             )
         if mover == SIMULTANEOUS:
             raise _simultaneous_error(game, state)
-        if depth is not None and depth < 1:
-            raise GameError(f"the search depth must be at least 1, not {depth}")
-        if time_limit is not None and time_limit < 0:
-            raise GameError(f"the time limit cannot be negative ({time_limit})")
-        max_depth = depth or (MAX_DEPTH if time_limit is not None else DEFAULT_DEPTH)
+        limits = SearchLimits(depth, time_limit)
         actions = list(self._legal_actions(state))
         if not actions:
             raise GameError(f"no legal move at '{game.format(state)}'")
@@ -392,16 +271,12 @@ class Searcher:
             order = [move.action for move in result.moves]
             return result, solved
 
-        result, stopped = deepen(step, max_depth=max_depth, time_limit=time_limit, start=start,
+        result, stopped = deepen(step, limits, default_depth=self.default_depth, start=start,
                                  set_deadline=self._set_deadline, on_iteration=on_iteration)
-        # The totals cover the abandoned iteration too; the values are the last completed one's.
-        if stopped:
-            result.method += stopped
-        result.nodes = self.nodes
-        result.elapsed = time.perf_counter() - start
-        if self.cache is not None:
-            result.cache_probes, result.cache_hits = self.cache.probes - probes0, self.cache.hits - hits0
-        return result
+        # The counts cover the abandoned iteration too; the values (and the sampled chance nodes
+        # behind them) are the last completed one's.
+        return replace(result, method=result.method + stopped, stats=self._stats(start, probes0, hits0,
+                                                                                  result.stats.sampled_chance_nodes))
 
     def _set_deadline(self, deadline: float | None) -> None:
         self._deadline = deadline
@@ -413,19 +288,29 @@ class Searcher:
         self._cutoff_scores = ({}, {})
         self.oracle_probes = self.oracle_hits = 0
 
+    def _stats(self, start: float, probes0: int, hits0: int, sampled: int) -> SearchStats:
+        """The counts of this search so far (the cache's since it began)."""
+        cache = self.cache
+        return SearchStats(
+            nodes=self.nodes,
+            cache_probes=cache.probes - probes0 if cache is not None else 0,
+            cache_hits=cache.hits - hits0 if cache is not None else 0,
+            table_probes=self.oracle_probes, table_hits=self.oracle_hits, sampled_chance_nodes=sampled,
+            elapsed=time.perf_counter() - start,
+        )
+
     def _result(
         self, state: State, mover: int, order: Sequence[Action], values: dict[Action, float],
         depth: int, solved: bool, start: float, probes0: int, hits0: int,
     ) -> SearchResult:
         """The ranked moves (mover's view) and the report of one completed iteration."""
-        game, low, high = self.game, self.low, self.high
+        game = self.game
         if self.cache is not None:  # the root's entry starts the principal line
             best0 = max(order, key=values.__getitem__) if mover == 0 else min(order, key=values.__getitem__)
-            self.cache.store(self._key_of(state), depth, values[best0], EXACT, best0)
-        mover_values = {a: (v if mover == 0 else low + high - v) for a, v in values.items()}
-        ranked = sorted(order, key=lambda a: -mover_values[a])  # stable: ties keep the search order
-        top = mover_values[ranked[0]]
-        moves = [MoveValue(a, game.action_name(state, a), mover_values[a], top - mover_values[a]) for a in ranked]
+            self.cache.store(self._key(state), depth, values[best0], EXACT, best0)
+        view = self.pov.view
+        # Stable ranking: ties keep the search order.
+        moves = rank_moves((a, game.action_name(state, a), view(values[a], seen_by=0, player=mover)) for a in order)
         method = (
             f"depth {depth} (iterative deepening, {'Star2' if self.star2 else 'Star1'}, "
             f"{'cache' if self.cache is not None else 'no cache'})"
@@ -435,21 +320,15 @@ class Searcher:
         chance_note = self._sampler.note()
         if chance_note:
             method += "; " + chance_note
-        cache = self.cache
+        best = moves[0].action
         return SearchResult(
-            moves=moves, best=moves[0], value=top, depth=depth, nodes=self.nodes,
-            cache_probes=cache.probes - probes0 if cache is not None else 0,
-            cache_hits=cache.hits - hits0 if cache is not None else 0,
-            elapsed=time.perf_counter() - start,
-            pv=self._principal_line(state, ranked[0], depth, values[ranked[0]]),
-            sampled_chance_nodes=len(self._sampler.sampled), method=method, exact=solved, chance_note=chance_note,
-            table_probes=self.oracle_probes, table_hits=self.oracle_hits,
+            moves=moves, value=moves[0].value, depth=depth,
+            pv=self._principal_line(state, best, depth, values[best]), method=method,
+            stats=self._stats(start, probes0, hits0, len(self._sampler.sampled)), exact=solved,
+            chance_note=chance_note,
         )
 
     # ----- the recursive search (hot path) ----------------------------------------------------
-    def _key_of(self, state: State) -> Hashable:
-        return state if self._key is None else self._key(state)
-
     def _tick(self) -> None:
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise SearchTimeout
@@ -485,7 +364,7 @@ class Searcher:
         cache = self.cache
         tt_move = None
         if cache is not None:
-            key = state if self._key is None else self._key(state)
+            key = self._key(state)
             entry = cache.probe(key)
             if entry is not None:
                 if entry.depth == depth and entry.generation == self._generation:
@@ -544,7 +423,7 @@ class Searcher:
         if not nodes & CLOCK_MASK:
             self._tick()
         cache = self.cache
-        key = state if self._key is None else self._key(state)
+        key = self._key(state)
         if cache is not None:
             entry = cache.probe(key)
             if entry is not None and entry.depth == depth and entry.generation == self._generation:
@@ -645,7 +524,7 @@ class Searcher:
                 value = known[0]
             if player == CHANCE:
                 typical = None
-                for outcome, _ in self._sampler.outcomes(state, self._key_of(state)):
+                for outcome, _ in self._sampler.outcomes(state, self._key(state)):
                     child = self._apply(state, outcome)
                     child_known = self._known_value(child, depth)
                     if child_known is not None:
@@ -657,7 +536,7 @@ class Searcher:
                 line.append(f"[{game.action_name(state, typical[1])}]")
                 state = typical[2]
                 continue
-            entry = cache.peek(self._key_of(state))
+            entry = cache.peek(self._key(state))
             if depth == 0 or player < 0 or entry is None or entry.move is None:
                 break
             if entry.generation != self._generation:  # a move from an earlier iteration: not this line
@@ -674,10 +553,10 @@ class Searcher:
             return self._returns(state)[0], True
         if player >= 0 and depth == 0:
             return self._evaluate(state, 0), True
-        entry = self.cache.peek(self._key_of(state)) if self.cache is not None else None
+        entry = self.cache.peek(self._key(state)) if self.cache is not None else None
         if entry is None or entry.generation != self._generation or entry.depth != depth:
             return None
         return entry.value, entry.bound == EXACT
 
 
-__all__ = ["MoveValue", "SearchResult", "Searcher", "chance_distribution", "check_searchable", "expectimax"]
+__all__ = ["SearchResult", "Searcher", "check_searchable", "expectimax"]

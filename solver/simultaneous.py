@@ -35,10 +35,11 @@ How values are found:
   unless the game's type declares ``evaluates_chance`` (its ``evaluate`` covers chance nodes, as
   Dice Fights' does: its round-start roll has hundreds of outcomes), in which case they are evaluated.
 * **Huge chance nodes** (more outcomes than ``game.exact_chance_limit``) are averaged over a
-  seeded sample, as in :func:`solver.search.chance_distribution` (the same samples), and the result says so.
+  seeded sample, as in :func:`solver.chance.chance_distribution` (the same samples), and the result says so.
 * **No pruning**: every child of a simultaneous node is needed for its matrix. A cache of exact
   values by (position key, depth, focus) serves repeated positions, across iterations too.
-* **Iterative deepening** from depth 1, with an optional time limit: a running iteration is
+* **Iterative deepening** from depth 1 (:func:`solver.limits.deepen`, shared with
+  :class:`solver.search.Searcher`), up to a depth or within a time limit: a running iteration is
   abandoned when time is up and the last completed one kept (depth 1 always completes). It stops
   early when an iteration met no horizon: its values are then the game's own.
 """
@@ -49,20 +50,14 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from solver.chance import ChanceSampler
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
+from solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
 from solver.matrix_game import MatrixSolution, solve_matrix_game
-from solver.search import ChanceSampler, SearchTimeout, deepen
+from solver.ranking import LP_TIE, MoveValue, point_of_view, rank_moves
 
-DEFAULT_DEPTH = 2
-"""The depth searched when neither a depth nor a time limit is given."""
-MAX_DEPTH = 64
-"""Iterative deepening under a time limit alone stops at this depth at the latest."""
-CLOCK_MASK = 255
-"""The clock is read when the node count is a multiple of CLOCK_MASK + 1."""
-TIE = 1e-9
-"""Choices whose values differ by less than this are reported as tied (LP values carry ~1e-12 noise)."""
 EXACT_METHOD = "exact zero-sum equilibrium (each simultaneous node a matrix game solved by linear programming)"
 PARANOID_METHOD = (
     "paranoid reduction, an approximation: each player's guaranteed value against all the others as one "
@@ -75,30 +70,17 @@ def has_simultaneous_moves(game: Game) -> bool:
     return game.game_type.simultaneous
 
 
-def player_label(player: int) -> str:
-    return f"P{player + 1}"
-
-
-@dataclass(frozen=True)
-class ChoiceValue:
-    """One option of one player at the root: its value for that player against the others' optimal
-    (for 3+ players: worst-case) strategy, its loss against the best option, and its probability in
-    the player's optimal mixed strategy."""
-
-    action: Action
-    name: str
-    value: float
-    loss: float
-    probability: float
-
-
 @dataclass(frozen=True)
 class PlayerChoices:
-    """A choosing player at the root: their value there and every option, best first."""
+    """A choosing player at the root (``name`` as the game calls them): their value there and every
+    option, best first. An option's value is its value for that player against the others' optimal
+    (for 3+ players: worst-case) strategy; its ``probability`` is its weight in the player's optimal
+    mixed strategy; options within :data:`~solver.ranking.LP_TIE` of the best are ``tied``."""
 
     player: int
+    name: str
     value: float
-    choices: tuple[ChoiceValue, ...]
+    choices: tuple[MoveValue, ...]
 
     def strategy_text(self) -> str:
         """The mixed strategy as 'keep 73.1%, roll 1g 26.9%' (options played with probability > 0)."""
@@ -107,26 +89,23 @@ class PlayerChoices:
         return ", ".join(f"{c.name} {c.probability:.1%}" for c in played)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SimultaneousResult:
     """What a search found at the root: per choosing player, each option's value and probability.
 
     ``node`` is ``'simultaneous'`` or ``'decision'`` (an ordinary node: the mover's options are
     ranked and the best has probability 1). ``approximation`` is ``''`` for the exact two-player
-    equilibrium, else the approximation's name (``'paranoid'``). ``matrix_games`` counts every matrix
-    game solved, ``linear_programs`` those that needed an LP (the rest had a saddle point or one side
-    without choice). ``exact`` is True when no line met the depth limit.
+    equilibrium, else the approximation's name (``'paranoid'``). ``stats`` counts the whole search:
+    its ``matrix_games`` every matrix game solved, ``linear_programs`` those that needed an LP (the
+    rest had a saddle point or one side without choice). ``exact`` is True when no line met the
+    depth limit.
     """
 
     position: str
     node: str
     players: list[PlayerChoices]
     depth: int
-    nodes: int
-    matrix_games: int
-    linear_programs: int
-    cache_hits: int
-    elapsed: float
+    stats: SearchStats
     method: str
     approximation: str
     value_meaning: str
@@ -140,7 +119,7 @@ class SimultaneousResult:
             "value_meaning": self.value_meaning,
             "players": [
                 {
-                    "player": player_label(answer.player),
+                    "player": answer.name,
                     "value": answer.value,
                     "strategy": {c.name: c.probability for c in answer.choices if c.probability > 0},
                     "choices": [
@@ -151,11 +130,11 @@ class SimultaneousResult:
                 for answer in self.players
             ],
             "depth": self.depth,
-            "nodes": self.nodes,
-            "matrix_games": self.matrix_games,
-            "linear_programs": self.linear_programs,
-            "cache_hits": self.cache_hits,
-            "time": round(self.elapsed, 4),
+            "nodes": self.stats.nodes,
+            "matrix_games": self.stats.matrix_games,
+            "linear_programs": self.stats.linear_programs,
+            "cache_hits": self.stats.cache_hits,
+            "time": round(self.stats.elapsed, 4),
             "method": self.method,
             "approximation": self.approximation,
             "exact": self.exact,
@@ -163,8 +142,8 @@ class SimultaneousResult:
         }
 
     def to_text(self) -> str:
-        speed = self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-        choosers = ", ".join(player_label(a.player) for a in self.players)
+        stats = self.stats
+        choosers = ", ".join(answer.name for answer in self.players)
         if self.node != "simultaneous":
             kind = f"{choosers} to move"
         elif len(self.players) == 1:
@@ -175,16 +154,17 @@ class SimultaneousResult:
             f"Position  {self.position}",
             f"{kind}; value = {self.value_meaning}, for the player named",
             f"Search    {self.method}",
-            f"          {self.nodes:,} nodes, {self.matrix_games:,} matrix games ({self.linear_programs:,} by "
-            f"linear programming), {self.cache_hits:,} cache hits, {self.elapsed:.2f} s, {speed:,.0f} nodes/s",
+            f"          {stats.nodes:,} nodes, {stats.matrix_games:,} matrix games ({stats.linear_programs:,} by "
+            f"linear programming), {stats.cache_hits:,} cache hits, {stats.elapsed:.2f} s, "
+            f"{stats.nodes_per_second:,.0f} nodes/s",
         ]
         for answer in self.players:
-            lines += ["", f"{player_label(answer.player)}  value {answer.value:.4f}; "
+            lines += ["", f"{answer.name}  value {answer.value:.4f}; "
                           f"{'optimal mixed strategy' if self.node == 'simultaneous' else 'best'}: {answer.strategy_text()}",
                       f"  #  {'choice':<16} {'value':>8}  {'loss':>8}  {'probability':>11}"]
             for rank, choice in enumerate(answer.choices, 1):
-                loss = "" if choice.loss < TIE else f"{-choice.loss:+.4f}"
-                if rank > 1 and choice.loss < TIE:
+                loss = "" if choice.tied else f"{-choice.loss:+.4f}"
+                if rank > 1 and choice.tied:
                     loss = "(tied)"
                 lines.append(f"{rank:>3}  {choice.name:<16} {choice.value:>8.4f}  {loss:>8}  {choice.probability:>11.4f}")
         lines.append("")
@@ -202,6 +182,11 @@ class SimultaneousSearcher:
     0.638
     """
 
+    default_depth = 2
+    """The depth searched when neither a depth nor a time limit is given: shallower than the turn-based
+    :attr:`Searcher.default_depth <solver.search.Searcher.default_depth>`, because nothing is pruned here
+    (a matrix game needs every child) and each simultaneous node costs a matrix game."""
+
     def __init__(
         self,
         game: Game,
@@ -218,12 +203,12 @@ class SimultaneousSearcher:
         self.seed = seed
         self.use_cache = use_cache
         self.cache_limit = cache_limit
-        bounds = game.value_bounds()
-        self.low, self.high = float(bounds.low), float(bounds.high)
+        self.pov = point_of_view(game)  # two players: values are player 0's; player 1's are turned at the root
         self._evaluates_chance = game.game_type.evaluates_chance
         self._key: Callable[[State], Hashable] = game.key
         self._cache: dict[tuple[Hashable, int, int], float] = {}
-        self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = self._horizon = 0
+        self.nodes = self.matrix_games = self.linear_programs = self.cache_probes = self.cache_hits = 0
+        self._horizon = 0
         self._deadline: float | None = None
 
     @property
@@ -231,11 +216,11 @@ class SimultaneousSearcher:
         return "" if self.game.num_players == 2 else "paranoid"
 
     # ----- the public entry points -----------------------------------------------------------------
-    def value(self, state: State, depth: int = DEFAULT_DEPTH, player: int = 0) -> float:
-        """``player``'s value of any node searched ``depth`` decisions deep (2 players: the
-        equilibrium value; 3+: the paranoid security value)."""
+    def value(self, state: State, depth: int | None = None, player: int = 0) -> float:
+        """``player``'s value of any node searched ``depth`` decisions deep (default
+        :attr:`default_depth`; 2 players: the equilibrium value; 3+: the paranoid security value)."""
         self._deadline = None
-        return self._value(state, depth, player)
+        return self._value(state, self.default_depth if depth is None else depth, player)
 
     def search(
         self,
@@ -245,7 +230,8 @@ class SimultaneousSearcher:
         on_iteration: Callable[[SimultaneousResult], None] | None = None,
     ) -> SimultaneousResult:
         """Each choosing player's options at ``state`` with values and optimal probabilities, by
-        iterative deepening up to ``depth`` decisions (or until ``time_limit`` seconds)."""
+        iterative deepening up to ``depth`` decisions (or until ``time_limit`` seconds; with neither,
+        :attr:`default_depth`)."""
         game = self.game
         mover = game.current_player(state)
         if mover == TERMINAL:
@@ -254,13 +240,9 @@ class SimultaneousSearcher:
             raise GameError(
                 f"chance acts next at '{game.format(state)}', not a player: search the position after the chance event"
             )
-        if depth is not None and depth < 1:
-            raise GameError(f"the search depth must be at least 1, not {depth}")
-        if time_limit is not None and time_limit < 0:
-            raise GameError(f"the time limit cannot be negative ({time_limit})")
-        max_depth = depth or (MAX_DEPTH if time_limit is not None else DEFAULT_DEPTH)
+        limits = SearchLimits(depth, time_limit)
         start = time.perf_counter()
-        self.nodes = self.matrix_games = self.linear_programs = self.cache_hits = 0
+        self.nodes = self.matrix_games = self.linear_programs = self.cache_probes = self.cache_hits = 0
         self._sampler.reset()
 
         def step(iteration: int) -> tuple[SimultaneousResult, bool]:
@@ -272,13 +254,18 @@ class SimultaneousSearcher:
         def set_deadline(deadline: float | None) -> None:
             self._deadline = deadline
 
-        result, stopped = deepen(step, max_depth=max_depth, time_limit=time_limit, start=start,
+        result, stopped = deepen(step, limits, default_depth=self.default_depth, start=start,
                                  set_deadline=set_deadline, on_iteration=on_iteration)
-        result.method += stopped
-        result.nodes, result.matrix_games = self.nodes, self.matrix_games
-        result.linear_programs, result.cache_hits = self.linear_programs, self.cache_hits
-        result.elapsed = time.perf_counter() - start
-        return result
+        # The counts cover the abandoned iteration too; the values are the last completed one's.
+        return replace(result, method=result.method + stopped, stats=self._stats(start))
+
+    def _stats(self, start: float) -> SearchStats:
+        """The counts of this search so far."""
+        return SearchStats(
+            nodes=self.nodes, cache_probes=self.cache_probes, cache_hits=self.cache_hits,
+            sampled_chance_nodes=len(self._sampler.sampled), matrix_games=self.matrix_games,
+            linear_programs=self.linear_programs, elapsed=time.perf_counter() - start,
+        )
 
     # ----- the root ------------------------------------------------------------------------------
     def _root(self, state: State, mover: int, depth: int) -> tuple[str, list[PlayerChoices]]:
@@ -301,10 +288,10 @@ class SimultaneousSearcher:
             if options[0]:
                 answers.append(self._choices(state, 0, rows, solution.row_values(), solution.row_strategy, solution.value))
             if options[1]:
-                flip = self.low + self.high
+                flip = self.pov.flip
                 answers.append(self._choices(
-                    state, 1, [c[0] for c in columns], [flip - v for v in solution.column_values()],
-                    solution.column_strategy, flip - solution.value,
+                    state, 1, [c[0] for c in columns], [flip(v) for v in solution.column_values()],
+                    solution.column_strategy, flip(solution.value),
                 ))
             return "simultaneous", answers
         answers = []
@@ -317,12 +304,11 @@ class SimultaneousSearcher:
         self, state: State, player: int, actions: Sequence[Action], values: Sequence[float],
         probabilities: Sequence[float], value: float,
     ) -> PlayerChoices:
-        order = sorted(range(len(actions)), key=lambda i: (-values[i], -probabilities[i]))  # stable
-        top = values[order[0]]
-        return PlayerChoices(player, value, tuple(
-            ChoiceValue(actions[i], self.game.action_name(state, actions[i]), values[i], top - values[i], probabilities[i])
-            for i in order
-        ))
+        """``player``'s options ranked by value, then probability (stable)."""
+        name = self.game.action_name
+        choices = rank_moves(((a, name(state, a), v) for a, v in zip(actions, values)), tie=LP_TIE,
+                             probabilities=probabilities)
+        return PlayerChoices(player, self.game.player_name(player), value, tuple(choices))
 
     def _result(
         self, state: State, node: str, answers: list[PlayerChoices], depth: int, solved: bool, start: float
@@ -344,9 +330,8 @@ class SimultaneousSearcher:
         if self._evaluates_chance and not solved:
             notes.append("chance nodes at the depth limit were evaluated directly (the game's evaluation covers them)")
         return SimultaneousResult(
-            position=game.format(state), node=node, players=answers, depth=depth, nodes=self.nodes,
-            matrix_games=self.matrix_games, linear_programs=self.linear_programs, cache_hits=self.cache_hits,
-            elapsed=time.perf_counter() - start, method=method, approximation=self.approximation,
+            position=game.format(state), node=node, players=answers, depth=depth, stats=self._stats(start),
+            method=method, approximation=self.approximation,
             value_meaning=game.describe_value(), exact=solved, notes=notes,
         )
 
@@ -371,6 +356,7 @@ class SimultaneousSearcher:
             return game.evaluate(state, focus)
         key = (self._key(state), depth, focus) if self.use_cache else None
         if key is not None:
+            self.cache_probes += 1
             known = self._cache.get(key)
             if known is not None:
                 self.cache_hits += 1
@@ -425,7 +411,4 @@ def sample_choice(result: SimultaneousResult, player: int, rng) -> Action:
     return answer.choices[0].action
 
 
-__all__ = [
-    "sample_choice",
-    "ChoiceValue", "PlayerChoices", "SimultaneousResult", "SimultaneousSearcher", "has_simultaneous_moves",
-]
+__all__ = ["PlayerChoices", "SimultaneousResult", "SimultaneousSearcher", "has_simultaneous_moves", "sample_choice"]

@@ -43,8 +43,11 @@ from typing import Any
 
 import networkx as nx
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State
-from solver.search import TIE, Searcher, chance_distribution
+from solver.chance import chance_distribution
+from solver.exact import solve
+from solver.game import CHANCE, TERMINAL, Action, Game, GameError, State, check_game
+from solver.ranking import MoveValue, point_of_view
+from solver.search import Searcher
 
 # Node kinds (the ``kind`` attribute of every node of :attr:`DecisionTree.graph`).
 DECISION = "decision"  # a player decides; its moves are expanded
@@ -133,14 +136,6 @@ class DecisionTree:
 
 
 # ----- where values come from ------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Move:
-    action: Action
-    name: str
-    value: float  # the mover's
-    loss: float
-
-
 class _SearchValues:
     """Values of a depth-limited search: a node with ``d`` decisions left is worth what a
     depth-``d`` :class:`Searcher` search (the same as :func:`~solver.search.expectimax`) says."""
@@ -149,18 +144,16 @@ class _SearchValues:
         self.game = game
         self.searcher = Searcher(game, cache_slots=2**18, seed=options.seed, chance_samples=options.chance_samples)
         self.samples, self.seed = options.chance_samples, options.seed
-        bounds = game.value_bounds()
-        self.low, self.high = float(bounds.low), float(bounds.high)
-        self._moves: dict[tuple[Hashable, int], list[_Move]] = {}
+        self.pov = point_of_view(game)
+        self._moves: dict[tuple[Hashable, int], list[MoveValue]] = {}
         self._values: dict[tuple[Hashable, int], float] = {}
         self.sampled = False  # a chance node too large to list was met (and sampled)
 
-    def moves(self, state: State, depth: int) -> list[_Move]:
+    def moves(self, state: State, depth: int) -> list[MoveValue]:
         """Every legal move with its value (the mover's) at ``depth`` decisions, best first."""
         key = (self.game.key(state), depth)
         if key not in self._moves:
-            result = self.searcher.search(state, depth=depth)
-            self._moves[key] = [_Move(m.action, m.name, m.value, m.loss) for m in result.moves]
+            self._moves[key] = self.searcher.search(state, depth=depth).moves
         return self._moves[key]
 
     def outcomes(self, state: State) -> tuple[list[tuple[Action, float]], bool]:
@@ -184,8 +177,7 @@ class _SearchValues:
                 outcomes, _ = self.outcomes(state)
                 value = math.fsum(p * self.value(game.apply(state, o), depth) for o, p in outcomes)
             else:
-                best = self.moves(state, depth)[0].value
-                value = best if player == 0 else self.low + self.high - best
+                value = self.pov.view(self.moves(state, depth)[0].value, seen_by=player, player=0)
             self._values[key] = value
         return self._values[key]
 
@@ -194,8 +186,6 @@ class _ExactValues:
     """Exact values of every state reachable from the root (:func:`solver.exact.solve`)."""
 
     def __init__(self, game: Game, root: State, options: TreeOptions):
-        from solver.exact import solve
-
         self.game = game
         try:
             self.solution = solve(game, root, max_states=options.max_states)
@@ -203,8 +193,8 @@ class _ExactValues:
             raise GameError(f"--exact cannot solve this position: {error}") from None
         self.sampled = False
 
-    def moves(self, state: State, depth: int) -> list[_Move]:
-        return [_Move(m.action, m.name, m.value, m.loss) for m in self.solution.move_values(state)]
+    def moves(self, state: State, depth: int) -> list[MoveValue]:
+        return self.solution.move_values(state)
 
     def outcomes(self, state: State) -> tuple[list[tuple[Action, float]], bool]:
         return [(o, p) for o, p, _ in self.solution.outcome_values(state)], False
@@ -217,11 +207,9 @@ class _ExactValues:
 def build_tree(game: Game, state: State, options: TreeOptions | None = None) -> DecisionTree:
     """The decision tree below ``state`` (a decision by a player, no hidden information)."""
     options = options or TreeOptions()
-    player = game.current_player(state)
-    if player == TERMINAL:
+    check_game(game, "a decision tree", turns=True)
+    if game.current_player(state) == TERMINAL:
         raise GameError(f"the game is over at '{game.format(state)}': there is no tree to draw")
-    if player == SIMULTANEOUS:
-        raise GameError("players choose simultaneously here: decision trees handle turn-based play only")
     deals = game.determinize(state, max_exact=1, samples=1)
     if len(deals.states) > 1 or deals.description:
         raise GameError(
@@ -270,8 +258,6 @@ class _Builder:
             return self._node(kind=END, value=float(game.returns(state)[0]), player=-1, **common)
         if player == CHANCE:
             return self._chance(state, depth, common)
-        if player == SIMULTANEOUS:
-            raise GameError(f"players choose simultaneously at '{position}': decision trees handle turn-based play only")
         if depth == 0:
             return self._node(kind=HORIZON, value=self.source.value(state, 0), player=player, **common)
         moves = self.source.moves(state, depth)
@@ -282,7 +268,7 @@ class _Builder:
             child = self.add(game.apply(state, move.action), depth - 1)
             self.graph.add_edge(
                 node, child, kind=MOVE, name=move.name, value=self.graph.nodes[child]["value"],
-                loss=move.loss, best=rank == 0, tied=rank > 0 and move.loss < TIE, rank=rank, order=rank,
+                loss=move.loss, best=rank == 0, tied=rank > 0 and move.tied, rank=rank, order=rank,
             )
         return node
 

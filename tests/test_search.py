@@ -146,7 +146,7 @@ def test_principal_line_shows_chance_events():
 def test_huge_chance_nodes_are_sampled_and_reported():
     state = ROLLDOWN_SAMPLED.parse("d4:2,d6:3/d4:4,d6:1 a X/-")
     result = Searcher(ROLLDOWN_SAMPLED, cache_slots=2**12).search(state, depth=1)
-    assert result.sampled_chance_nodes == 1
+    assert result.stats.sampled_chance_nodes == 1
     assert result.chance_note == (
         "1 chance node had more than 20 outcomes (up to 576): each estimated from 64 samples (seed 0)"
     )
@@ -156,7 +156,7 @@ def test_huge_chance_nodes_are_sampled_and_reported():
     other_seed = Searcher(ROLLDOWN_SAMPLED, cache_slots=2**12, seed=1).search(state, depth=1)
     assert "(seed 1)" in other_seed.method
     exact = Searcher(ROLLDOWN, cache_slots=2**12).search(ROLLDOWN.parse("d4:2,d6:3/d4:4,d6:1 a X/-"), depth=1)
-    assert exact.sampled_chance_nodes == 0 and exact.chance_note == "" and "samples" not in exact.method
+    assert exact.stats.sampled_chance_nodes == 0 and exact.chance_note == "" and "samples" not in exact.method
 
 
 # ----- iterative deepening and the time limit ------------------------------------------------------
@@ -167,7 +167,7 @@ def test_time_limit_keeps_the_last_completed_depth():
     assert result.depth >= 1 and [r.depth for r in seen] == list(range(1, result.depth + 1))
     fixed = Searcher(ROLLDOWN, cache_slots=2**14).search(state, depth=result.depth)
     assert [(m.name, m.value) for m in result.moves] == [(m.name, m.value) for m in fixed.moves]
-    assert result.nodes >= fixed.nodes and result.elapsed < 5
+    assert result.stats.nodes >= fixed.stats.nodes and result.stats.elapsed < 5
 
 
 def test_depth_one_always_completes():

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, PositionError, ValueBounds, GameType
 
@@ -51,7 +51,7 @@ class RandomTree(Game):
     nodes sampled.
     """
 
-    game_type = GameType("random-tree", "a random tree")
+    game_type = GameType("random-tree", "a random tree", min_players=1, max_players=3)
 
     def __init__(
         self,
@@ -71,6 +71,8 @@ class RandomTree(Game):
         self.num_players = players
         self.exact_chance_limit = exact_chance_limit
         self.low, self.high = bounds
+        # Two players' returns are (v, low + high - v): that is the constant this configuration declares.
+        self.game_type = replace(RandomTree.game_type, constant_sum=self.low + self.high)
         self._rng = random.Random(seed)
         self._max_branching = max_branching
         self._chance_share = chance_share
@@ -248,7 +250,7 @@ def high_roll_value(face: int, rerolls: int, sides: int = 6) -> float:
 class SimultaneousStub(Game):
     """Player 0 chooses ``go``; then both players choose at once (the search must refuse this)."""
 
-    game_type = GameType("simultaneous-stub", "a simultaneous stub", simultaneous=True)
+    game_type = GameType("simultaneous-stub", "a simultaneous stub", simultaneous=True, constant_sum=0.0)
 
     def current_player(self, state: str) -> int:
         return 0 if state == "start" else SIMULTANEOUS

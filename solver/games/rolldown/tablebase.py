@@ -26,7 +26,9 @@ from cache.store import TableStore
 from solver.game import GameError
 from solver.providers import Progress
 from solver.rule_options import RuleOption
-from solver.search import MoveValue, SearchResult
+from solver.limits import SearchStats
+from solver.ranking import rank_moves
+from solver.search import SearchResult
 from solver.games.rolldown.cards import UNKNOWN
 from solver.games.rolldown.rules import ACE_VARIANTS, DECIDE, Rolldown, RolldownState
 from solver.games.rolldown.tables import (
@@ -116,15 +118,12 @@ class Tablebase:
         started = time.perf_counter()
         built = self.ensure(state, limit=limit, progress=progress)
         game = Rolldown(ace=self.ace)
-        ranked = sorted(self.move_values(state), key=lambda item: -item[1])
-        best_value = ranked[0][1]
-        moves = [MoveValue(action, game.action_name(state, action), value, best_value - value) for action, value in ranked]
+        moves = rank_moves((action, game.action_name(state, action), value) for action, value in self.move_values(state))
         how = f"built on demand: {built}" if built else "from stored tables"
         return SearchResult(
-            moves=moves, best=moves[0], value=best_value, depth=0, nodes=0, cache_probes=0, cache_hits=0,
-            elapsed=time.perf_counter() - started, pv=[moves[0].name], sampled_chance_nodes=0,
-            method=f"exact: endgame tables, value iteration to {DEFAULT_TOLERANCE:g} ({how})", exact=True,
-            table_probes=1, table_hits=1,
+            moves=moves, value=moves[0].value, depth=0, pv=[moves[0].name],
+            method=f"exact: endgame tables, value iteration to {DEFAULT_TOLERANCE:g} ({how})",
+            stats=SearchStats(table_probes=1, table_hits=1, elapsed=time.perf_counter() - started), exact=True,
         )
 
     # ----- building -------------------------------------------------------------------------------
