@@ -82,7 +82,7 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
     import numpy as np
 
     from solver.games.rolldown.cards import DIE_SIDES
-    from solver.games.rolldown.rules import RolldownState
+    from solver.games.rolldown.state import RolldownState
     from solver.games.rolldown.tables import build_tables, estimate_build, probe
 
     estimate = estimate_build(max_dice, max_cards, workers=workers or os.cpu_count() or 1)

@@ -2,8 +2,10 @@
 
 A :class:`TableStore` keeps one file per ``(game, signature)`` pair, ``<root>/<game>/<signature>.dtt``.
 It knows nothing about any game: a table is a numpy array (float64 values, any shape) plus a JSON
-object of metadata. The RolldownBeta table builder stores one table per material signature in it,
-and searches probe it.
+object of metadata. A game's own figures about a table travel in that metadata as ``statistics``,
+named counts the game computes and labels; the store only checks and sums them
+(:meth:`TableStore.stats`). An endgame-table builder stores one table per material signature in
+it, and searches probe it.
 
 Where the tables live (first that applies):
 
@@ -16,20 +18,20 @@ Usage::
     >>> import numpy as np, tempfile
     >>> store = TableStore(tempfile.mkdtemp())
     >>> values = np.array([[0.5, 1.0], [0.0, 0.25]])
-    >>> table = store.save("rolldown", "d6-d6", values,
+    >>> table = store.save("game", "d6-d6", values,
     ...                    {"build_time": 0.01, "tolerance": 1e-12, "residual": 0.0,
-    ...                     "options": {"ace": "online"}})
-    >>> table = store.load("rolldown", "d6-d6")
+    ...                     "options": {"ace": "online"}, "statistics": {"wins": 1}})
+    >>> table = store.load("game", "d6-d6")
     >>> table.metadata["options"], table.shape, float(table.array[0, 1])
     ({'ace': 'online'}, (2, 2), 1.0)
-    >>> store.load("rolldown", "d8-d8") is None
+    >>> store.load("game", "d8-d8") is None
     True
-    >>> [entry["signature"] for entry in store.list("rolldown")]
+    >>> [entry["signature"] for entry in store.list("game")]
     ['d6-d6']
     >>> stats = store.stats()
-    >>> stats.tables, stats.positions, stats.above_half
-    (1, 4, 1)
-    >>> store.remove("rolldown", "d6-d6")
+    >>> stats.tables, stats.positions, stats.statistics
+    (1, 4, {'wins': 1})
+    >>> store.remove("game", "d6-d6")
     True
 
 File format (version 1), all integers little-endian::
@@ -87,7 +89,7 @@ import threading
 import time
 import weakref
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -136,7 +138,9 @@ _DTYPES = frozenset(
     for code in ("f8", "f4", "f2", "i8", "i4", "i2", "i1", "u8", "u4", "u2", "u1", "b1")
 )
 #: Metadata keys the store computes and writes itself.
-STORE_KEYS = ("format_version", "game", "signature", "shape", "dtype", "positions", "above_half", "created")
+STORE_KEYS = ("format_version", "game", "signature", "shape", "dtype", "positions", "created")
+#: The metadata key of a table's own named counts (the game's, summed by :meth:`TableStore.stats`).
+STATISTICS_KEY = "statistics"
 _NAME = re.compile(r"[A-Za-z0-9_+=,@-][A-Za-z0-9._+=,@-]{0,199}")
 
 
@@ -475,24 +479,39 @@ def _check_data(path: Path, header: _Header, view: memoryview) -> None:
 class StoreStats:
     """Totals over the stored tables (of one game or all).
 
-    ``above_half`` counts positions whose value for the player to move is above 1/2 (wins for the
-    mover, where values are win probabilities); ``build_time`` sums the metadata's ``build_time``
-    (seconds); ``bytes`` is the size on disk of the table files; ``corrupt`` lists unreadable files
-    as ``(path, message)``.
+    ``statistics`` sums each named count the tables' games stored with them (their metadata's
+    ``statistics``; what a count means is the game's to say); ``build_time`` sums the metadata's
+    ``build_time`` (seconds); ``bytes`` is the size on disk of the table files; ``corrupt`` lists
+    unreadable files as ``(path, message)``.
     """
 
     tables: int = 0
     positions: int = 0
-    above_half: int = 0
     build_time: float = 0.0
     bytes: int = 0
     corrupt: list[tuple[str, str]] = field(default_factory=list)
+    statistics: dict[str, int] = field(default_factory=dict)
+
+    def add_statistics(self, counts: Mapping[str, Any]) -> None:
+        """Add one table's named counts (anything but a whole number is not a count and is skipped)."""
+        for name, value in counts.items():
+            if isinstance(name, str) and _is_count(value):
+                self.statistics[name] = self.statistics.get(name, 0) + value
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "tables": self.tables, "positions": self.positions, "above_half": self.above_half,
-            "build_time": self.build_time, "bytes": self.bytes, "corrupt": [list(c) for c in self.corrupt],
+            "tables": self.tables, "positions": self.positions, "build_time": self.build_time,
+            "bytes": self.bytes, "corrupt": [list(c) for c in self.corrupt], "statistics": dict(self.statistics),
         }
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _own_statistics(metadata: Mapping[str, Any]) -> Mapping[str, Any]:
+    counts = metadata.get(STATISTICS_KEY)
+    return counts if isinstance(counts, Mapping) else {}
 
 
 def _json_default(value: Any) -> Any:
@@ -590,11 +609,11 @@ class TableStore:
         """Store ``array`` with ``metadata`` as table ``(game, signature)``, atomically replacing any old one.
 
         ``metadata`` is a JSON-serializable mapping (numpy scalars and arrays are converted);
-        recommended keys: ``build_time`` (seconds), ``tolerance``, ``residual``, ``iterations`` and
-        ``options`` (rule options, e.g. ``{"ace": "online"}``). The store adds ``format_version``,
-        ``game``, ``signature``, ``shape``, ``dtype``, ``positions`` (cells that are not NaN),
-        ``above_half`` (cells above 1/2, for float tables) and ``created`` (UTC, ISO 8601).
-        Returns the stored :class:`Table`.
+        recommended keys: ``build_time`` (seconds), ``tolerance``, ``residual``, ``iterations``,
+        ``options`` (rule options, e.g. ``{"ace": "online"}``) and ``statistics`` (the game's named
+        counts, whole numbers from 0, e.g. ``{"wins": 12}``: :meth:`stats` sums them). The store adds
+        ``format_version``, ``game``, ``signature``, ``shape``, ``dtype``, ``positions`` (cells that
+        are not NaN) and ``created`` (UTC, ISO 8601). Returns the stored :class:`Table`.
         """
         path = self.path(game, signature)
         values = np.asarray(array)
@@ -635,6 +654,14 @@ class TableStore:
         meta = dict(metadata or {})
         if not all(isinstance(key, str) for key in meta):
             raise TypeError("metadata keys must be strings")
+        if STATISTICS_KEY in meta:
+            counts = meta[STATISTICS_KEY]
+            if not isinstance(counts, Mapping) or not all(
+                isinstance(name, str) and _is_count(int(value) if isinstance(value, np.integer) else value)
+                for name, value in counts.items()
+            ):
+                raise ValueError(f"metadata statistics must map names to whole numbers from 0, not {counts!r}")
+            meta[STATISTICS_KEY] = {name: int(value) for name, value in counts.items()}
         own = {"game": game, "signature": signature, "shape": list(values.shape), "dtype": values.dtype.str}
         for key, value in own.items():
             if key in meta and not _same(key, meta[key], value):
@@ -651,7 +678,6 @@ class TableStore:
         is_float = values.dtype.kind == "f"
         digest = hashlib.sha256()
         positions = 0
-        above_half = 0
         step = max(1, _CHUNK_BYTES // max(1, values.itemsize))
         with open(tmp, "xb") as f:
             f.write(bytes(data_offset))
@@ -660,14 +686,12 @@ class TableStore:
                 if is_float:
                     nans = int(np.count_nonzero(np.isnan(chunk)))
                     positions += chunk.size - nans
-                    above_half += int(np.count_nonzero(chunk > 0.5))
                 else:
                     positions += chunk.size
                 with memoryview(chunk.view(np.uint8)) as view:
                     digest.update(view)
                     _write_all(f, view)
             meta["positions"] = positions
-            meta["above_half"] = above_half if is_float else None
             try:
                 raw = json.dumps(meta, sort_keys=True, default=_json_default).encode("utf-8")
             except (TypeError, ValueError) as error:
@@ -847,17 +871,20 @@ class TableStore:
         """
         return self._scan(game)[0]
 
-    def stats(self, game: str | None = None) -> StoreStats:
-        """Totals: tables, positions, positions above 1/2 for the mover, build time, bytes on disk.
+    def stats(self, game: str | None = None,
+              statistics: Callable[[dict[str, Any]], Mapping[str, Any]] | None = None) -> StoreStats:
+        """Totals: tables, positions, the games' named counts, build time, bytes on disk.
 
         Reads only headers and metadata (the counts are taken when a table is saved).
+        ``statistics(metadata)`` reads one table's named counts (default: its ``statistics``), so a
+        game can read tables written before it kept them there.
         """
         tables, problems = self._scan(game)
         stats = StoreStats(corrupt=problems)
         for meta in tables:
             stats.tables += 1
             stats.positions += int(meta.get("positions") or 0)
-            stats.above_half += int(meta.get("above_half") or 0)
+            stats.add_statistics((statistics or _own_statistics)(meta))
             build_time = meta.get("build_time")
             if isinstance(build_time, (int, float)) and not isinstance(build_time, bool) and math.isfinite(build_time):
                 stats.build_time += float(build_time)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from solver.games.rolldown import Rolldown, RolldownState
 from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE
-from solver.games.rolldown.rules import DECIDE, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER
+from solver.games.rolldown.state import DECIDE, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER
 
 OBJECTIVES = ("round", "points", "match")
 GAMES = {objective: Rolldown(objective=objective) for objective in OBJECTIVES}
@@ -110,8 +110,8 @@ def test_a_mover_who_can_take_the_last_pair_is_valued_higher(objective, can, can
         "d6:3,d8:5/d6:3,d8:5 b K/J",
         "d4:2,d6:6,d8:1,d10:9,d12:12,d20:3/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a 5QK/8JX ab",
         "d4:4,d20:20/d4:4,d20:20 b -/- - nine 40-40 4",
-        "d10:4,d12:9/d10:4,d12:9 a -/- - single 0-0 1 -/- a joker",
-        "d10:4,d12:9/d10:4,d12:9 b -/- - single 0-0 1 -/- a q2",
+        "d10:4,d12:9/d10:4,d12:9 a -/- - single 0-0 1 X/- a joker",
+        "d10:4,d12:9/d10:4,d12:9 b -/- - single 0-0 1 -/Q a q2",
     ],
 )
 def test_symmetric_positions_are_even(objective, even, position):
@@ -124,7 +124,7 @@ def test_symmetric_positions_are_even(objective, even, position):
 def test_after_a_reroll_or_joker_the_opponent_is_the_one_to_move():
     game = GAMES["round"]
     for phase in ("roll:b.d6", "joker"):
-        rolling = game.parse(f"d8:5,d4:1/d6:3,d10:2 a -/- - single 0-0 1 -/- a {phase}")
+        rolling = game.parse(f"d8:5,d4:1/d6:3,d10:2 a -/- - single 0-0 1 X/- a {phase}")
         b_to_move = game.parse("d8:5,d4:1/d6:3,d10:2 b -/-")
         for player in (0, 1):
             assert game.evaluate(rolling, player) == pytest.approx(game.evaluate(b_to_move, player))

@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL, GameError, TooManyOutcomes
+from solver.game import CHANCE, TERMINAL, GameError, PositionError, TooManyOutcomes
 from solver.games.rolldown import Rolldown
-from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN
-from solver.games.rolldown.rules import DECIDE, QUEEN_SECOND, ROUND_OVER
+from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN, UNKNOWN
+from solver.games.rolldown.state import DECIDE, QUEEN_SECOND, ROUND_OVER
 
 GAME = Rolldown()
 PRINTED = Rolldown(ace="printed")
@@ -79,9 +79,9 @@ def test_number_card_sets_the_die_and_goes_to_its_owners_discards():
 
 
 def test_card_played_by_b_goes_to_bs_discard_pile_sorted_with_the_others():
-    state = GAME.parse(f"{HIGH}/{LOW} b 3/9K - single 0-0 1 2/QA")
+    state = GAME.parse(f"{HIGH}/{LOW} b 3/9K - nine 8-0 2 2/QA")
     after = play(GAME, state, "9 b.d20")
-    assert after == GAME.parse(f"{HIGH}/d4:1,d6:2,d8:3,d10:4,d12:5,d20:9 a 3/K - single 0-0 1 2/A9Q")
+    assert after == GAME.parse(f"{HIGH}/d4:1,d6:2,d8:3,d10:4,d12:5,d20:9 a 3/K - nine 8-0 2 2/A9Q")
 
 
 # ----- Jack, King, Ace --------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def test_queen_second_reroll_on_the_opponents_die():
 
 
 def test_queen_on_a_first_turn_clears_the_flag_only_after_the_second_reroll():
-    start = GAME.parse(f"{HIGH}/{LOW} a Q/- ab")  # A could capture, but not on a first turn
+    start = GAME.parse(f"{HIGH}/{LOW} a QKJ/789 ab")  # A could capture, but not on a first turn
     assert not [n for n in names(GAME, start) if "x" in n]
     mid = play(GAME, start, "Q a.d8", "a.d8=5")
     assert mid.first_turn == (True, True) and GAME.current_player(mid) == 0
@@ -171,7 +171,7 @@ def test_queen_on_a_first_turn_clears_the_flag_only_after_the_second_reroll():
     done = play(GAME, mid, "b.d20=1")
     assert done.first_turn == (False, True)
     assert done == GAME.parse(
-        "d4:4,d6:6,d8:5,d10:10,d12:12,d20:20/d4:1,d6:2,d8:3,d10:4,d12:5,d20:1 b -/- b single 0-0 1 Q/-"
+        "d4:4,d6:6,d8:5,d10:10,d12:12,d20:20/d4:1,d6:2,d8:3,d10:4,d12:5,d20:1 b JK/789 b single 0-0 1 Q/-"
     )
     assert done.starter == 0
 
@@ -253,8 +253,11 @@ def test_all_actions_of_a_worked_position():
 
 
 def test_unknown_cards_in_the_movers_hand_cannot_be_searched():
+    with pytest.raises(PositionError, match="A is to move but A's own hand is unknown"):
+        GAME.parse("d6:2/d4:3 a K?/-")  # refused at once, not after searching every hand
+    built = GAME.parse("d6:2/d4:3 a K/-")._replace(hands=((KING, UNKNOWN), ()))
     with pytest.raises(GameError, match="not known"):
-        GAME.legal_actions(GAME.parse("d6:2/d4:3 a K?/-"))
+        GAME.legal_actions(built)
     assert names(GAME, GAME.parse("d6:2/d4:3 a K/??"))  # the opponent's unknown cards are fine
 
 
@@ -281,7 +284,7 @@ def test_a_capture_removes_both_dice_and_passes_the_turn():
 
 
 def test_no_capture_on_either_players_first_turn():
-    start = GAME.parse(f"{HIGH}/{HIGH} a -/- ab")
+    start = GAME.parse(f"{HIGH}/{HIGH} a 234/567 ab")
     assert captures(start) == set()
     after_a = play(GAME, start, "roll b.d4", "b.d4=1")
     assert after_a.first_turn == (False, True) and after_a.mover == 1
@@ -289,11 +292,11 @@ def test_no_capture_on_either_players_first_turn():
     after_b = play(GAME, after_a, "roll a.d4", "a.d4=4")
     assert after_b.first_turn == (False, False)
     assert "d20xd4" in captures(after_b)
-    assert after_b == GAME.parse(f"{HIGH}/d4:1,d6:6,d8:8,d10:10,d12:12,d20:20 a -/- - single 0-0 1 -/- a")
+    assert after_b == GAME.parse(f"{HIGH}/d4:1,d6:6,d8:8,d10:10,d12:12,d20:20 a 234/567 - single 0-0 1 -/- a")
 
 
 def test_a_card_ends_a_first_turn_too():
-    state = play(GAME, GAME.parse(f"{LOW}/{LOW} b -/K ab"), "K a.d4")
+    state = play(GAME, GAME.parse(f"{LOW}/{LOW} b 234/K56 ab"), "K a.d4")
     assert state.first_turn == (True, False) and state.mover == 0 and state.starter == 1
 
 
@@ -553,8 +556,8 @@ def test_cache_key_merges_only_faces_about_to_be_rerolled():
     assert roll_a != roll_b and GAME.key(roll_a) == GAME.key(roll_b)
     other_die = GAME.parse("d6:3,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 -/- a roll:b.d6")
     assert GAME.key(other_die) != GAME.key(roll_a)
-    joker_a = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 -/- a joker")
-    joker_b = GAME.parse("d6:1,d8:1/d4:1,d6:1 a QK/- - single 0-0 1 -/- a joker")
+    joker_a = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/- - single 0-0 1 X/- a joker")
+    joker_b = GAME.parse("d6:1,d8:1/d4:1,d6:1 a QK/- - single 0-0 1 X/- a joker")
     assert GAME.key(joker_a) == GAME.key(joker_b)
     deciding = GAME.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
     assert GAME.key(deciding) == deciding and GAME.key(deciding) != GAME.key(roll_a)

@@ -17,8 +17,8 @@ import pytest
 
 from solver.game import GameError
 from solver.games.rolldown import Rolldown
-from solver.games.rolldown.cards import ACE, JOKER, KING, QUEEN
-from solver.games.rolldown.rules import DECIDE, JOKER_PLAY, QUEEN_SECOND, ROUND_OVER
+from solver.games.rolldown.cards import ACE, DIE_SIDES, JOKER, KING, QUEEN
+from solver.games.rolldown.state import DECIDE, JOKER_PLAY, QUEEN_SECOND, ROUND_OVER, RolldownState
 from solver.games.rolldown.tables import (
     Signature,
     all_signatures,
@@ -86,9 +86,6 @@ def _value_after(game: Rolldown, tables, state, me: int) -> float:
 
 
 def _random_state(rng: random.Random, sig: Signature, mover: int) -> object:
-    from solver.games.rolldown.cards import DIE_SIDES
-    from solver.games.rolldown.rules import RolldownState
-
     rows = [[0] * 6, [0] * 6]
     for side, dice in ((mover, sig.mine), (1 - mover, sig.theirs)):
         for sides in dice:
@@ -156,7 +153,7 @@ def test_the_joker_is_the_mean_of_the_whole_next_table():
     game = Rolldown()
     state = game.parse("d4:1,d6:3/d4:3,d8:2 a X/-")
     tables = build_tables(roots=[Signature.of_state(state)])
-    joker = [v for a, v in move_values(tables, state) if a[0] == JOKER_PLAY]
+    joker = [v for a, v in move_values(tables, state) if a.kind == JOKER_PLAY]
     child = tables[Signature.of_state(state).card_child(JOKER)]
     assert len(joker) == 1 and abs(joker[0] - (1.0 - child.mean())) < 1e-15
 
@@ -239,12 +236,12 @@ def test_signature_names_are_file_names_and_round_trip():
 
 def test_probe_refuses_positions_outside_the_tables(one_die):
     game = Rolldown()
-    with pytest.raises(GameError):
-        probe(one_die, game.parse("d4:1,d6:2,d8:3,d10:4,d12:5,d20:6/d4:1,d6:2,d8:3,d10:4,d12:5,d20:6 a -/- ab"))
-    with pytest.raises(GameError):
+    with pytest.raises(GameError, match="first turn"):
+        probe(one_die, game.parse("d4:1,d6:2,d8:3,d10:4,d12:5,d20:6/d4:1,d6:2,d8:3,d10:4,d12:5,d20:6 a 234/567 ab"))
+    with pytest.raises(GameError, match="not a chance"):
         probe(one_die, game.parse("d8:2/d6:5 a -/- - single 0-0 1 -/- a roll:a.d8"))
-    with pytest.raises(GameError):
-        probe(one_die, game.parse("d8:2/d6:5 a ?/-"))
+    with pytest.raises(GameError, match="both hands known"):
+        probe(one_die, game.parse("d8:2/d6:5 a -/?"))
     with pytest.raises(KeyError, match="d8-d6.K-"):
         probe(one_die, game.parse("d8:2/d6:5 a K/-"))
     assert probe(one_die, game.parse("d8:2/d6:5 b -/-")) == 1.0  # b's d6 takes a's d8

@@ -86,8 +86,7 @@ def test_other_numeric_dtypes_round_trip_and_odd_ones_are_refused(tmp_path):
                          "b1": np.array([True, False, True])}.items():
         store.save("g", name, values, {})
         assert same_bits(np.asarray(store.load("g", name).array), values)
-    assert store.load("g", "f4").metadata["above_half"] == 1
-    assert store.load("g", "u2").metadata["above_half"] is None
+    assert "statistics" not in store.load("g", "f4").metadata  # a game's counts are the game's to give
     for bad in (np.array([1 + 2j]), np.array(["text"]), np.array([object()])):
         with pytest.raises(TypeError):
             store.save("g", "bad", bad, {})
@@ -137,15 +136,15 @@ def test_metadata_round_trips_with_the_store_fields(tmp_path):
     store = TableStore(tmp_path)
     values = np.array([[0.0, 0.5, 0.75], [1.0, np.nan, 0.6]])
     meta = {"build_time": np.float64(2.5), "tolerance": 1e-12, "residual": 3.1e-13, "iterations": np.int64(41),
-            "options": {"ace": "printed", "cards": ["Q", "K"]}, "note": "héllo"}
+            "options": {"ace": "printed", "cards": ["Q", "K"]}, "note": "héllo", "statistics": {"wins": np.int64(3)}}
     store.save("rolldown", "d6d8-d4d6_QK", values, meta)
     got = TableStore(tmp_path).load("rolldown", "d6d8-d4d6_QK").metadata
     assert {k: got[k] for k in meta} == {"build_time": 2.5, "tolerance": 1e-12, "residual": 3.1e-13,
                                           "iterations": 41, "options": {"ace": "printed", "cards": ["Q", "K"]},
-                                          "note": "héllo"}
+                                          "note": "héllo", "statistics": {"wins": 3}}
     assert got["game"] == "rolldown" and got["signature"] == "d6d8-d4d6_QK"
     assert got["shape"] == [2, 3] and got["dtype"] == "<f8" and got["format_version"] == FORMAT_VERSION
-    assert got["positions"] == 5 and got["above_half"] == 3  # NaN marks a cell that is no position
+    assert got["positions"] == 5 and "above_half" not in got  # NaN marks a cell that is no position
     assert got["created"].endswith("+00:00")
 
 
@@ -210,19 +209,37 @@ def test_stats_figures(tmp_path):
     a = np.array([[0.2, 0.5, 0.51], [1.0, 0.0, 0.9]])                       # 6 positions, 3 above 1/2
     b = np.linspace(0.0, 1.0, 201)                                         # 201 positions, 100 above (mapped)
     c = np.array([np.nan, 0.7, np.nan, 0.3])                               # 2 positions, 1 above
-    store.save("rolldown", "a", a, {"build_time": 1.25})
-    store.save("rolldown", "b", b, {"build_time": 2.5})
+    store.save("rolldown", "a", a, {"build_time": 1.25, "statistics": {"wins": 3}})
+    store.save("rolldown", "b", b, {"build_time": 2.5, "statistics": {"wins": 100, "draws": 1}})
     store.save("other", "c", c, {})
     stats = store.stats()
-    assert (stats.tables, stats.positions, stats.above_half) == (3, 209, 104)
+    assert (stats.tables, stats.positions, stats.statistics) == (3, 209, {"wins": 103, "draws": 1})
     assert stats.build_time == pytest.approx(3.75)
     assert stats.bytes == sum(p.stat().st_size for p in tmp_path.rglob("*.dtt"))
     assert stats.corrupt == []
     rolldown = store.stats("rolldown")
-    assert (rolldown.tables, rolldown.positions, rolldown.above_half, rolldown.build_time) == (2, 207, 103, 3.75)
-    assert store.stats("absent").as_dict() == {"tables": 0, "positions": 0, "above_half": 0, "build_time": 0.0,
-                                               "bytes": 0, "corrupt": []}
+    assert (rolldown.tables, rolldown.positions, rolldown.statistics, rolldown.build_time) == (
+        2, 207, {"wins": 103, "draws": 1}, 3.75)
+    assert store.stats("absent").as_dict() == {"tables": 0, "positions": 0, "build_time": 0.0, "bytes": 0,
+                                               "corrupt": [], "statistics": {}}
     json.dumps(stats.as_dict())
+
+
+def test_a_game_reads_its_statistics_from_older_tables_its_own_way(tmp_path):
+    store = TableStore(tmp_path)
+    store.save("g", "old", np.array([0.9, 0.1]), {"above_half": 1})  # as tables kept it before statistics
+    store.save("g", "new", np.array([0.9, 0.8]), {"statistics": {"above_half": 2}})
+    assert store.stats("g").statistics == {"above_half": 2}  # the store reads only ``statistics``
+    legacy = store.stats("g", statistics=lambda meta: meta.get("statistics") or {"above_half": meta["above_half"]})
+    assert legacy.statistics == {"above_half": 3}
+
+
+@pytest.mark.parametrize("bad", [{"wins": -1}, {"wins": 1.5}, {"wins": True}, {3: 1}, [1, 2], "many"])
+def test_statistics_are_named_whole_counts(tmp_path, bad):
+    store = TableStore(tmp_path)
+    with pytest.raises(ValueError, match="statistics must map names to whole numbers"):
+        store.save("g", "s", np.array([0.5]), {"statistics": bad})
+    assert not store.has("g", "s")
 
 
 # ----- damaged files ------------------------------------------------------------------------------
@@ -328,7 +345,7 @@ def test_every_single_byte_flip_and_truncation_is_a_specific_error(tmp_path):
 
 def test_a_damaged_table_leaves_the_others_working(tmp_path):
     store = TableStore(tmp_path)
-    store.save("g", "good", np.array([0.9, 0.1]), {"build_time": 2.0})
+    store.save("g", "good", np.array([0.9, 0.1]), {"build_time": 2.0, "statistics": {"wins": 1}})
     bad_path, _ = saved(tmp_path, signature="bad")
     patch(bad_path, 0, b"junk")
     (tmp_path / "g" / "empty.dtt").write_bytes(b"")
@@ -340,7 +357,7 @@ def test_a_damaged_table_leaves_the_others_working(tmp_path):
     assert np.array_equal(fresh.load("g", "good").array, [0.9, 0.1])
     assert [m["signature"] for m in fresh.list()] == ["good"]
     stats = fresh.stats()
-    assert (stats.tables, stats.positions, stats.above_half, stats.build_time) == (1, 2, 1, 2.0)
+    assert (stats.tables, stats.positions, stats.statistics, stats.build_time) == (1, 2, {"wins": 1}, 2.0)
     assert sorted(Path(p).name for p, _ in stats.corrupt) == ["bad.dtt", "empty.dtt"]
     assert all("table " in message for _, message in stats.corrupt)
     assert sorted(Path(p).name for p, _ in fresh.check()) == ["bad.dtt", "empty.dtt"]

@@ -7,6 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from cache.store import STORE_KEYS, TableStore
 from cli.main import main
 from solver.exact import solve
 from solver.games.rolldown import Rolldown
@@ -22,6 +23,9 @@ def test_build_stats_and_probe(tables):
     assert "36 tables, 3,600 positions" in built.output and "converged" in built.output
     stats = run("tablebase", "stats")
     assert "rolldown-online: 36 tables, 3,600 positions" in stats.output
+    wins = sum(int((table.array > 0.5).sum()) for table in
+               (TableStore(tables).load(m["game"], m["signature"]) for m in TableStore(tables).list()))
+    assert f", {wins:,} wins for the mover above 1/2 ({wins / 3600:.1%}), built in" in stats.output
     probe = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--json")
     assert probe.exit_code == 0, probe.output
     answer = json.loads(probe.output)
@@ -84,3 +88,19 @@ def test_a_corrupt_table_is_a_clear_error(tables):
     result = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-")
     assert result.exit_code == 2
     assert "d8-d6" in result.output and "Traceback" not in result.output
+
+
+def test_stats_read_tables_stored_before_the_game_kept_its_statistics(tables):
+    """Older files carry the mover's wins above 1/2 as the store's own ``above_half``: the same figures."""
+    assert run("tablebase", "build", "rolldown", "--dice", "1").exit_code == 0
+    before = run("tablebase", "stats").output
+    store = TableStore(tables)
+    for meta in store.list():
+        array = store.load(meta["game"], meta["signature"]).array.copy()
+        legacy = {k: v for k, v in meta.items() if k not in STORE_KEYS + ("statistics", "path", "file_size", "sha256")}
+        legacy["above_half"] = meta["statistics"]["above_half"]
+        store.save(meta["game"], meta["signature"], array, legacy)
+    assert all("statistics" not in meta and "above_half" in meta for meta in store.list())
+    after = run("tablebase", "stats").output
+    strip = lambda text: [line.split(", built in")[0] for line in text.splitlines()]  # noqa: E731
+    assert strip(after) == strip(before) and "wins for the mover above 1/2" in after

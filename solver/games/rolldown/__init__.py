@@ -1,6 +1,9 @@
-"""RolldownBeta: rules (``rules``), cards (``cards``), notation (``notation``), the leaf
-evaluation (``evaluation``) and hidden-hand averaging (``hands``)."""
+"""RolldownBeta, top to bottom: ``cards`` and ``state`` (the state value, actions, phases and
+constants) -> ``rules`` (every rule), ``notation``, ``evaluation`` (the leaf evaluation) and
+``hands`` (hidden-hand averaging) -> the endgame ``tables``, their store (``tablebase``) and the
+``study`` -> ``game`` (the :class:`Rolldown` game)."""
 
-from solver.games.rolldown.rules import Rolldown, RolldownState
+from solver.games.rolldown.game import Rolldown
+from solver.games.rolldown.state import RolldownState
 
 __all__ = ["Rolldown", "RolldownState"]

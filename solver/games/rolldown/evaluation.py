@@ -23,15 +23,8 @@ import math
 from bisect import bisect_left, bisect_right
 
 from solver.games.rolldown.cards import DIE_SIDES
-from solver.games.rolldown.rules import (
-    JOKER_ROLL,
-    QUEEN_ROLL,
-    QUEEN_SECOND,
-    ROLL,
-    ROUND_OVER,
-    Rolldown,
-    RolldownState,
-)
+from solver.games.rolldown.rules import RolldownRules
+from solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
 
 THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
@@ -39,8 +32,14 @@ LAST_PAIR_WIN = 0.95
 FLOOR, CEILING = 0.02, 0.98
 
 
-def evaluate(game: Rolldown, state: RolldownState, player: int) -> float:
-    """Heuristic value of ``state`` for ``player`` in the game's value bounds."""
+def evaluate(state: RolldownState, player: int, game: RolldownRules) -> float:
+    """Heuristic value of ``state`` for ``player`` in ``game``'s value bounds (its objective).
+
+    >>> from solver.games.rolldown.rules import RolldownRules
+    >>> state = RolldownState(dice=((0, 0, 5, 0, 0, 0), (3, 0, 0, 0, 0, 0)), mover=0)
+    >>> evaluate(state, 0, RolldownRules()), round(evaluate(state, 1, RolldownRules()), 12)
+    (0.95, 0.05)
+    """
     if state.phase == ROUND_OVER:
         won = 1.0 if state.round_winner == player else 0.0
         p = 0.5 + (won - 0.5) * 0.5 if game.objective == "match" else won
@@ -49,8 +48,7 @@ def evaluate(game: Rolldown, state: RolldownState, player: int) -> float:
     # Queen's second choice is only a reroll): the opponent makes the next decision that can.
     to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND) else state.mover
     p_mover = round_win_estimate(state, to_move)
-    p = p_mover if player == to_move else 1.0 - p_mover
-    return _scale(game, state, p)
+    return _scale(game, state, ROUND_POV.view(p_mover, seen_by=to_move, player=player))
 
 
 def round_win_estimate(state: RolldownState, to_move: int) -> float:
@@ -69,7 +67,7 @@ def round_win_estimate(state: RolldownState, to_move: int) -> float:
     return min(CEILING, max(FLOOR, p))
 
 
-def _scale(game: Rolldown, state: RolldownState, p: float) -> float:
+def _scale(game: RolldownRules, state: RolldownState, p: float) -> float:
     if game.objective != "points":
         return p
     if state.phase == ROUND_OVER:

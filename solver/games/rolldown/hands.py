@@ -17,9 +17,10 @@ import itertools
 import math
 import random
 from collections import Counter
+
 from solver.game import Deals, PositionError
 from solver.games.rolldown.cards import UNKNOWN, unseen_cards
-from solver.games.rolldown.rules import RolldownState
+from solver.games.rolldown.state import NOBODY, PLAYER_NAMES, RolldownState
 
 
 def _hand_options(known: tuple[int, ...], unseen: Counter, unknown: int) -> list[tuple[tuple[int, ...], float]]:
@@ -36,7 +37,9 @@ def _hand_options(known: tuple[int, ...], unseen: Counter, unknown: int) -> list
 
 
 def possible_hands(state: RolldownState, *, max_exact: int, samples: int, seed: int) -> Deals:
-    """The concrete positions that ``state``'s unknown cards allow, enumerated or sampled."""
+    """The concrete positions that ``state``'s unknown cards allow, enumerated or sampled: every
+    card known, nobody's partial view (an observation's ``seen_by`` is dropped)."""
+    state = state._replace(seen_by=NOBODY)
     per_player = []
     notes = []
     for side in (0, 1):
@@ -46,11 +49,11 @@ def possible_hands(state: RolldownState, *, max_exact: int, samples: int, seed: 
         unseen = unseen_cards(state.discards[side] + known)
         if unknown > sum(unseen.values()):
             raise PositionError(
-                f"{'AB'[side]}'s hand has {unknown} unknown cards but only {sum(unseen.values())} of its cards are unseen"
+                f"{PLAYER_NAMES[side]}'s hand has {unknown} unknown cards but only {sum(unseen.values())} of its cards are unseen"
             )
         if unknown:
             per_player.append(_hand_options(known, unseen, unknown))
-            notes.append(f"{'AB'[side]}'s {unknown} unknown card(s) from {sum(unseen.values())} unseen")
+            notes.append(f"{PLAYER_NAMES[side]}'s {unknown} unknown card(s) from {sum(unseen.values())} unseen")
         else:
             per_player.append([(hand, 1.0)])
     combos = math.prod(len(options) for options in per_player)

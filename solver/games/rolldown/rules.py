@@ -2,8 +2,11 @@
 
 Rules text: ``shared/rules/rolldown-beta.txt``. Players are 0 (A) and 1 (B).
 
-The state (:class:`RolldownState`) is a frozen value of small tuples, so it is its own cache key.
-A turn is one decision; some decisions lead to a chance node first:
+:class:`RolldownRules` holds the rule methods the searches call on every node (whose turn, the
+legal moves, a move's result, chance, returns); :class:`solver.games.rolldown.game.Rolldown`
+inherits them and adds notation, evaluation and the hooks, so the hot path has no delegation.
+The state (:class:`~solver.games.rolldown.state.RolldownState`) is a frozen value of small tuples,
+so it is its own cache key. A turn is one decision; some decisions lead to a chance node first:
 
 * capture ``d8xd6`` (my d8 takes their d6: the opponent's die shows the same number or less;
   not on a player's first turn of the round) — both dice leave play; the sixth capture ends the
@@ -14,17 +17,19 @@ A turn is one decision; some decisions lead to a chance node first:
   its top or an opponent's to 1; in the *printed* variant either end on any die), ``Q a.d8`` (Queen:
   chance rolls that die, then the same player chooses ``Q2 b.d6``, chance rolls it, turn ends), ``X``
   (Joker: chance rerolls every die in play). A card that changes nothing is legal and uses the turn.
+  Which faces a set-face card may give a die is :func:`card_faces`, the one statement of those
+  effects (the endgame tables read it too).
 
 Interpretations the rule text leaves open (stated in the README too):
 
 * a played card goes onto its owner's discard pile at once; cards left in hand at the round's end
   follow it there, so a deck is empty after nine rounds and reshuffled from all 27 in round 10;
 * each round's first player alternates from the round-1 starter (the roll-off, a chance node at
-  the start of a match; on Play again the other player starts round 1: :meth:`Rolldown.new_match`);
+  the start of a match; on Play again the other player starts round 1: :meth:`RolldownRules.new_match`);
 * the round's end, the scoring and a new deal are chance-free bookkeeping then one chance node
   that rolls all twelve dice and draws both hands (sampled only: it has ~10^18 outcomes).
 
-Objectives (what :meth:`Rolldown.returns` scores, chosen when the game is made):
+Objectives (what :meth:`RolldownRules.returns` scores, chosen when the game is made):
 
 * ``round`` (default) — the game ends with the round; the winner scores 1, the loser 0, so a
   value is the probability that a player wins the round;
@@ -32,6 +37,13 @@ Objectives (what :meth:`Rolldown.returns` scores, chosen when the game is made):
   minus them (values in [-40, 40]);
 * ``match`` — play on through every round to the mode's end: First to 50 (50 or more wins at
   once) or Nine rounds (higher total wins; equal totals draw, 1/2 each). Single round ends with it.
+
+>>> rules = RolldownRules()
+>>> state = RolldownState(dice=((0, 2, 5, 0, 0, 0), (3, 6, 0, 0, 0, 0)), mover=0, hands=((13,), ()))
+>>> rules.legal_actions(state)[:3]
+[Capture(my_slot=2, their_slot=0, kind=0), SetFace(card=13, side=0, slot=1, face=6, kind=2), SetFace(card=13, side=0, slot=2, face=8, kind=2)]
+>>> card_faces(ACE, 8, own=True, ace="online"), card_faces(ACE, 8, own=False, ace="printed"), card_faces(9, 8, True, "online")
+((8,), (8, 1), ())
 """
 
 from __future__ import annotations
@@ -41,23 +53,11 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import NamedTuple
 
-from solver.game import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    GameError,
-    GameType,
-    PositionError,
-    TooManyOutcomes,
-    ValueBounds,
-)
-from solver.rule_options import RuleOption
+from solver.game import CHANCE, TERMINAL, GameError, TooManyOutcomes, ValueBounds
 from solver.games.rolldown.cards import (
     ACE,
-    CARD_LETTERS,
+    DECK_SIZE,
     DIE_SIDES,
     HAND_SIZE,
     JACK,
@@ -65,108 +65,65 @@ from solver.games.rolldown.cards import (
     KING,
     QUEEN,
     UNKNOWN,
-    full_deck,
     unseen_cards,
 )
-
-# ----- phases: what happens next at a state ----------------------------------------------------
-DECIDE = 0  # the mover chooses an action
-ROLL = 1  # chance rolls the pending die, then the turn ends (a reroll, or the Queen's second)
-QUEEN_ROLL = 2  # chance rolls the Queen's first die, then the mover decides QUEEN_SECOND
-QUEEN_SECOND = 3  # the mover chooses the Queen's second die
-JOKER_ROLL = 4  # chance rerolls every die in play, then the turn ends
-ROUND_OVER = 5  # the round has been won (winner/points set); next: a new deal or the match end
-
-MODES = ("single", "first50", "nine")
-OBJECTIVES = ("round", "points", "match")
-ACE_VARIANTS = ("online", "printed")
-TARGET_SCORE = 50
-NINE_ROUNDS = 9
-MAX_ROUND_POINTS = 2 * max(DIE_SIDES)
-
-# ----- action kinds (an action is a small tuple whose first item is its kind) -------------------
-CAPTURE, REROLL, SET, QUEEN_PLAY, JOKER_PLAY = range(5)
-# SET covers every card that puts a die on a chosen face: (SET, card, side, slot, face)
-
-
-class RolldownState(NamedTuple):
-    """One RolldownBeta position. Immutable and canonical: equal positions are equal values.
-
-    A named tuple rather than a frozen dataclass: searches create one per node, and a tuple is
-    built about four times faster (1.3 us against 4.8 us measured for a one-field change).
-
-    ``dice[p][i]`` is the face of player p's d{DIE_SIDES[i]}, 0 once it has been captured.
-    ``hands[p]`` and ``discards[p]`` are sorted card codes (``UNKNOWN`` for ``?``).
-    ``first_turn[p]`` is True until player p's first turn of the round has ended.
-    ``pending`` is the die (side, slot) a ROLL/QUEEN_ROLL chance node rolls, else None.
-    ``round_winner``/``round_points`` describe the round just won (phase ROUND_OVER), else -1/0.
-    """
-
-    dice: tuple[tuple[int, ...], tuple[int, ...]]
-    mover: int
-    hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    first_turn: tuple[bool, bool] = (False, False)
-    mode: str = "single"
-    scores: tuple[int, int] = (0, 0)
-    round: int = 1
-    discards: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    starter: int = 0
-    phase: int = DECIDE
-    pending: tuple[int, int] | None = None
-    round_winner: int = -1
-    round_points: int = 0
-
-    def dice_in_play(self, side: int) -> list[int]:
-        """Slots of ``side``'s dice still in play."""
-        return [slot for slot, face in enumerate(self.dice[side]) if face]
-
-    def pairs_left(self) -> int:
-        return sum(1 for face in self.dice[0] if face)
+from solver.games.rolldown.state import (
+    ACE_VARIANTS,
+    CAPTURE,
+    DECIDE,
+    JOKER_ACTION,
+    JOKER_PLAY,
+    JOKER_ROLL,
+    MAX_ROUND_POINTS,
+    MODES,
+    NINE_ROUNDS,
+    OBJECTIVE_SUMS,
+    OBJECTIVES,
+    PLAYER_NAMES,
+    QUEEN_PLAY,
+    QUEEN_ROLL,
+    QUEEN_SECOND,
+    REROLL,
+    ROLL,
+    ROUND_OVER,
+    SET,
+    TARGET_SCORE,
+    Action,
+    Capture,
+    QueenPlay,
+    Reroll,
+    RolldownState,
+    SetFace,
+)
+from solver.pov import PointOfView
 
 
-def die_name(side: int, slot: int) -> str:
-    return f"{'ab'[side]}.d{DIE_SIDES[slot]}"
+def card_faces(card: int, sides: int, own: bool, ace: str) -> tuple[int, ...]:
+    """The faces a set-face card (2..10, J, K, A) may put on a die with ``sides``, the mover's own
+    (``own``) or the opponent's; ``()`` where it cannot be played on that die. The Ace's two ends
+    come top first."""
+    if card == KING:
+        return (sides,)
+    if card == JACK:
+        return (1,)
+    if card == ACE:
+        if ace == "printed":
+            return (sides, 1)
+        return (sides,) if own else (1,)
+    return (card,) if card <= sides else ()  # 2..10 only on a die that can show the number
 
 
-def _with_face(dice, side: int, slot: int, face: int):
-    row = list(dice[side])
-    row[slot] = face
-    return (tuple(row), dice[1]) if side == 0 else (dice[0], tuple(row))
+def played_card(action: Action) -> int | None:
+    """The card a decision plays, or None for a capture or a reroll."""
+    kind = action.kind
+    if kind == SET:
+        return action.card
+    return QUEEN if kind == QUEEN_PLAY else JOKER if kind == JOKER_PLAY else None
 
 
-def _without_card(hands, side: int, card: int):
-    row = list(hands[side])
-    row.remove(card)
-    return (tuple(row), hands[1]) if side == 0 else (hands[0], tuple(row))
-
-
-def _with_discard(discards, side: int, cards: Sequence[int]):
-    row = tuple(sorted(discards[side] + tuple(cards)))
-    return (row, discards[1]) if side == 0 else (discards[0], row)
-
-
-class Rolldown(Game):
-    """RolldownBeta's rules with fixed options.
-
-    >>> game = Rolldown()
-    >>> s = game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
-    >>> game.action_name(s, game.legal_actions(s)[0])
-    'd8xd4'
-    """
-
-    game_type = GameType(
-        short_name="rolldown", long_name="RolldownBeta", hidden_information=True, constant_sum=1.0,
-        objectives=OBJECTIVES, exact_values="endgame tables", study="endgame study",
-    )
-    rule_options = (
-        RuleOption("ace", "choice", "online", "the Ace: own die to its top face or an opponent's to 1 (online), "
-                   "or either end on any die (printed)", choices=ACE_VARIANTS),
-        RuleOption("objective", "choice", "round", "what a value means: winning the round, the round's expected "
-                   "signed points (first50, nine), or winning the match", choices=OBJECTIVES),
-        RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
-                   low=1, high=10**9),
-    )
-    num_players = 2
+class RolldownRules:
+    """RolldownBeta's rule methods with fixed options (the :class:`solver.game.Game` interface's
+    rule half; :class:`~solver.games.rolldown.game.Rolldown` is the game)."""
 
     def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
         if ace not in ACE_VARIANTS:
@@ -176,39 +133,7 @@ class Rolldown(Game):
         self.ace = ace
         self.objective = objective
         self.exact_chance_limit = exact_chance_limit
-        if objective == "points":  # signed points: the two returns add up to 0
-            self.game_type = replace(Rolldown.game_type, constant_sum=0.0)
-
-    def __repr__(self) -> str:
-        return f"Rolldown(ace={self.ace!r}, objective={self.objective!r})"
-
-    def player_name(self, player: int) -> str:
-        return "AB"[player]
-
-    def new_game(self, rng: random.Random) -> RolldownState:
-        """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
-        return self.new_match("single", rng=rng)
-
-    def is_progress(self, state: RolldownState, action) -> bool:
-        """Captures are RolldownBeta's progress moves."""
-        return action[0] == CAPTURE
-
-    def exact_provider(self, tables_dir: str | None = None, *, required: bool = False):
-        """The endgame tables of this Ace variant (they hold values of the round objective only)."""
-        if self.objective != "round":
-            if required:
-                raise GameError("exact values of RolldownBeta come from endgame tables, which hold the round "
-                                "objective only: drop --rule objective")
-            return None
-        from cache.store import TableStore
-        from solver.games.rolldown.tablebase import Tablebase
-
-        return Tablebase(TableStore(tables_dir), ace=self.ace)
-
-    def study(self):
-        from solver.games.rolldown.study import EndgameStudy
-
-        return EndgameStudy(self.ace)
+        self.pov = PointOfView(OBJECTIVE_SUMS[objective])
 
     # ----- whose turn ---------------------------------------------------------------------------
     def current_player(self, state: RolldownState) -> int:
@@ -216,10 +141,10 @@ class Rolldown(Game):
         if phase == DECIDE or phase == QUEEN_SECOND:
             return state.mover
         if phase == ROUND_OVER:
-            return TERMINAL if self._ends_game(state) else CHANCE
+            return TERMINAL if self.ends_game(state) else CHANCE
         return CHANCE
 
-    def _ends_game(self, state: RolldownState) -> bool:
+    def ends_game(self, state: RolldownState) -> bool:
         """At ROUND_OVER: does the game (under this objective) end here?"""
         if self.objective != "match" or state.mode == "single":
             return True
@@ -228,75 +153,39 @@ class Rolldown(Game):
         return state.round >= NINE_ROUNDS
 
     # ----- decisions ----------------------------------------------------------------------------
-    def legal_actions(self, state: RolldownState) -> list[tuple]:
+    def legal_actions(self, state: RolldownState) -> list[Action]:
         if state.phase == QUEEN_SECOND:
-            return [(REROLL, side, slot) for side in (0, 1) for slot in state.dice_in_play(side)]
+            return [Reroll(side, slot) for side in (0, 1) for slot in state.dice_in_play(side)]
         if state.phase != DECIDE:
             return []
         me, them = state.mover, 1 - state.mover
         mine, theirs = state.dice[me], state.dice[them]
-        actions: list[tuple] = []
+        actions: list[Action] = []
         if not state.first_turn[me]:
             for my_slot, my_face in enumerate(mine):
                 if my_face:
                     actions.extend(
-                        (CAPTURE, my_slot, their_slot)
+                        Capture(my_slot, their_slot)
                         for their_slot, their_face in enumerate(theirs)
                         if their_face and their_face <= my_face
                     )
         hand = state.hands[me]
         if UNKNOWN in hand:
-            raise GameError(f"player {'AB'[me]}'s hand is not known: choose a hand before searching")
+            raise GameError(f"player {PLAYER_NAMES[me]}'s hand is not known: choose a hand before searching")
         targets = [(side, slot) for side in (0, 1) for slot in state.dice_in_play(side)]
         for card in sorted(set(hand)):
             actions.extend(self._card_actions(card, me, targets))
-        actions.extend((REROLL, side, slot) for side, slot in targets)
+        actions.extend(Reroll(side, slot) for side, slot in targets)
         return actions
 
-    def _card_actions(self, card: int, me: int, targets: list[tuple[int, int]]) -> list[tuple]:
+    def _card_actions(self, card: int, me: int, targets: list[tuple[int, int]]) -> list[Action]:
         if card == JOKER:
-            return [(JOKER_PLAY,)]
+            return [JOKER_ACTION]
         if card == QUEEN:
-            return [(QUEEN_PLAY, side, slot) for side, slot in targets]
-        actions = []
-        for side, slot in targets:
-            top = DIE_SIDES[slot]
-            if card == KING:
-                actions.append((SET, card, side, slot, top))
-            elif card == JACK:
-                actions.append((SET, card, side, slot, 1))
-            elif card == ACE:
-                if self.ace == "printed" or side == me:
-                    actions.append((SET, card, side, slot, top))
-                if self.ace == "printed" or side != me:
-                    actions.append((SET, card, side, slot, 1))
-            elif card <= top:  # 2..10 only on a die that can show the number
-                actions.append((SET, card, side, slot, card))
-        return actions
-
-    def action_name(self, state: RolldownState, action) -> str:
-        if state.phase in (ROLL, QUEEN_ROLL):
-            side, slot = state.pending
-            return f"{die_name(side, slot)}={action}"
-        if state.phase == JOKER_ROLL:
-            return _joker_outcome_name(state, action)
-        if state.phase == ROUND_OVER:
-            return "deal"
-        kind = action[0]
-        if kind == CAPTURE:
-            return f"d{DIE_SIDES[action[1]]}xd{DIE_SIDES[action[2]]}"
-        if kind == REROLL:
-            prefix = "Q2" if state.phase == QUEEN_SECOND else "roll"
-            return f"{prefix} {die_name(action[1], action[2])}"
-        if kind == SET:
-            _, card, side, slot, face = action
-            letter = CARD_LETTERS[card]
-            if card == ACE:
-                letter += "+" if face == DIE_SIDES[slot] else "-"
-            return f"{letter} {die_name(side, slot)}"
-        if kind == QUEEN_PLAY:
-            return f"Q {die_name(action[1], action[2])}"
-        return "X"
+            return [QueenPlay(side, slot) for side, slot in targets]
+        ace = self.ace
+        return [SetFace(card, side, slot, face) for side, slot in targets
+                for face in card_faces(card, DIE_SIDES[slot], side == me, ace)]
 
     # ----- transitions ----------------------------------------------------------------------------
     def apply(self, state: RolldownState, action) -> RolldownState:
@@ -304,7 +193,7 @@ class Rolldown(Game):
         if phase == DECIDE:
             return self._apply_decision(state, action)
         if phase == QUEEN_SECOND:
-            return state._replace(phase=ROLL, pending=(action[1], action[2]))
+            return state._replace(phase=ROLL, pending=(action.side, action.slot))
         if phase == ROLL:
             side, slot = state.pending
             return _end_turn(state._replace(dice=_with_face(state.dice, side, slot, action), pending=None))
@@ -313,28 +202,27 @@ class Rolldown(Game):
             dice = _with_face(state.dice, side, slot, action)
             return state._replace(dice=dice, phase=QUEEN_SECOND, pending=None)
         if phase == JOKER_ROLL:
-            return _end_turn(state._replace(dice=_joker_dice(state, action)))
-        if phase == ROUND_OVER and not self._ends_game(state):
+            return _end_turn(state._replace(dice=joker_dice(state, action)))
+        if phase == ROUND_OVER and not self.ends_game(state):
             return _deal(state, action)
         raise GameError("the game is over: no action applies")
 
-    def _apply_decision(self, state: RolldownState, action) -> RolldownState:
-        kind = action[0]
+    def _apply_decision(self, state: RolldownState, action: Action) -> RolldownState:
+        kind = action.kind
         me = state.mover
         if kind == CAPTURE:
-            return _capture(state, action[1], action[2])
+            return _capture(state, action.my_slot, action.their_slot)
         if kind == REROLL:
-            return state._replace(phase=ROLL, pending=(action[1], action[2]))
-        card = JOKER if kind == JOKER_PLAY else QUEEN if kind == QUEEN_PLAY else action[1]
+            return state._replace(phase=ROLL, pending=(action.side, action.slot))
+        card = played_card(action)
         played = state._replace(
             hands=_without_card(state.hands, me, card),
             discards=_with_discard(state.discards, me, (card,)),
         )
         if kind == SET:
-            _, _, side, slot, face = action
-            return _end_turn(played._replace(dice=_with_face(state.dice, side, slot, face)))
+            return _end_turn(played._replace(dice=_with_face(state.dice, action.side, action.slot, action.face)))
         if kind == QUEEN_PLAY:
-            return played._replace(phase=QUEEN_ROLL, pending=(action[1], action[2]))
+            return played._replace(phase=QUEEN_ROLL, pending=(action.side, action.slot))
         return played._replace(phase=JOKER_ROLL)
 
     # ----- chance --------------------------------------------------------------------------------
@@ -370,25 +258,20 @@ class Rolldown(Game):
 
     # ----- results ---------------------------------------------------------------------------------
     def returns(self, state: RolldownState) -> tuple[float, float]:
+        """A's return, and B's through the point of view (the returns add up to the objective's constant)."""
         if self.objective == "points":
-            points = state.round_points
-            return (points, -points) if state.round_winner == 0 else (-points, points)
-        if self.objective == "round" or state.mode == "single":
-            return (1.0, 0.0) if state.round_winner == 0 else (0.0, 1.0)
-        a, b = state.scores
-        return (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
+            a = state.round_points if state.round_winner == 0 else -state.round_points
+        elif self.objective == "round" or state.mode == "single":
+            a = 1.0 if state.round_winner == 0 else 0.0
+        else:
+            score_a, score_b = state.scores
+            a = 1.0 if score_a > score_b else 0.0 if score_b > score_a else 0.5
+        return a, self.pov.flip(a)
 
     def value_bounds(self) -> ValueBounds:
         if self.objective == "points":
             return ValueBounds(-MAX_ROUND_POINTS, MAX_ROUND_POINTS)
         return ValueBounds(0.0, 1.0)
-
-    def describe_value(self) -> str:
-        return {
-            "round": "probability of winning the round",
-            "points": "expected signed points of the round",
-            "match": "probability of winning the match (a draw counts 1/2)",
-        }[self.objective]
 
     def key(self, state: RolldownState) -> RolldownState:
         """The state itself, except that a face about to be rerolled is blanked (-1): it cannot
@@ -417,40 +300,25 @@ class Rolldown(Game):
                                starter=1 - first, phase=ROUND_OVER, round_winner=first)
         return _deal(before, _sample_deal(before, rng))
 
-    # ----- notation, evaluation ----------------------------------------------------------------------
-    def parse(self, text: str) -> RolldownState:
-        from solver.games.rolldown.notation import parse_position
 
-        state = parse_position(text)
-        if self.objective == "points" and state.mode == "single":
-            raise PositionError("a single round keeps no points: --rule objective=points applies to first50 and nine")
-        return state
-
-    def format(self, state: RolldownState) -> str:
-        from solver.games.rolldown.notation import format_position
-
-        return format_position(state)
-
-    def notation_help(self) -> str:
-        from solver.games.rolldown.notation import NOTATION_HELP
-
-        return NOTATION_HELP
-
-    def example_position(self) -> str:
-        return "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a 5QK/8JX"
-
-    def determinize(self, state: RolldownState, *, max_exact: int = 2000, samples: int = 200, seed: int = 0):
-        from solver.games.rolldown.hands import possible_hands
-
-        return possible_hands(state, max_exact=max_exact, samples=samples, seed=seed)
-
-    def evaluate(self, state: RolldownState, player: int) -> float:
-        from solver.games.rolldown.evaluation import evaluate
-
-        return evaluate(self, state, player)
+# ----- transitions as functions of the state (no rule options involved) ----------------------------
+def _with_face(dice, side: int, slot: int, face: int):
+    row = list(dice[side])
+    row[slot] = face
+    return (tuple(row), dice[1]) if side == 0 else (dice[0], tuple(row))
 
 
-# ----- transitions as functions of the state (no rules options involved) ----------------------------
+def _without_card(hands, side: int, card: int):
+    row = list(hands[side])
+    row.remove(card)
+    return (tuple(row), hands[1]) if side == 0 else (hands[0], tuple(row))
+
+
+def _with_discard(discards, side: int, cards: Sequence[int]):
+    row = tuple(sorted(discards[side] + tuple(cards)))
+    return (row, discards[1]) if side == 0 else (discards[0], row)
+
+
 def _end_turn(state: RolldownState) -> RolldownState:
     me = state.mover
     first_turn = (False, state.first_turn[1]) if me == 0 else (state.first_turn[0], False)
@@ -475,20 +343,14 @@ def _capture(state: RolldownState, my_slot: int, their_slot: int) -> RolldownSta
     )
 
 
-def _joker_dice(state: RolldownState, faces: tuple[int, ...]):
+def joker_dice(state: RolldownState, faces: tuple[int, ...]):
+    """Both players' dice once a Joker's outcome ``faces`` (every die in play, A's then B's) is rolled."""
     rows = [list(state.dice[0]), list(state.dice[1])]
     it = iter(faces)
     for side in (0, 1):
         for slot in state.dice_in_play(side):
             rows[side][slot] = next(it)
     return tuple(rows[0]), tuple(rows[1])
-
-
-def _joker_outcome_name(state: RolldownState, faces: tuple[int, ...]) -> str:
-    dice = _joker_dice(state, faces)
-    return " ".join(
-        "ab"[side] + ":" + ",".join(str(dice[side][slot]) for slot in state.dice_in_play(side)) for side in (0, 1)
-    )
 
 
 def _deck(state: RolldownState, side: int) -> Counter:
@@ -501,7 +363,7 @@ def _deal_outcome_count(state: RolldownState) -> int:
     hands = 1
     for side in (0, 1):
         deck = sum(_deck(state, side).values())
-        hands *= math.comb(deck, HAND_SIZE) if deck >= HAND_SIZE else math.comb(27, HAND_SIZE)
+        hands *= math.comb(deck, HAND_SIZE) if deck >= HAND_SIZE else math.comb(DECK_SIZE, HAND_SIZE)
     return dice * hands
 
 
@@ -537,4 +399,4 @@ def _deal(state: RolldownState, outcome) -> RolldownState:
     )
 
 
-__all__ = ["Rolldown", "RolldownState", "die_name", "full_deck"]
+__all__ = ["RolldownRules", "card_faces", "joker_dice", "played_card"]

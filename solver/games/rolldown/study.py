@@ -38,10 +38,13 @@ from pathlib import Path
 
 import numpy as np
 
+from cache.store import TableStore
 from solver.figures import heatmap, write_csv
 from solver.game import GameError
 from solver.games.rolldown.cards import DIE_SIDES
-from solver.games.rolldown.rules import CAPTURE, REROLL, Rolldown
+from solver.games.rolldown.notation import action_name, parse_position
+from solver.games.rolldown.rules import RolldownRules
+from solver.games.rolldown.state import CAPTURE, REROLL, Action, RolldownState
 from solver.games.rolldown.tablebase import Tablebase
 from solver.rule_options import RuleOption
 
@@ -108,7 +111,7 @@ class StudySpec:
             raise GameError(f"both sides need as many dice: --mine has {len(spec.mine)}, --theirs {len(spec.theirs)}")
         if "?" in spec.hand:
             raise GameError("--hand: studies need known hands (no '?')")
-        spec.position(1, 1)  # the notation checks the hands
+        parse_position(spec.position(1, 1), RolldownRules())  # the notation checks the hands
         return spec
 
     @property
@@ -153,15 +156,15 @@ class Study:
         return list(range(1, self.spec.col_die.sides + 1))
 
 
-def _kind(action: tuple) -> int:
-    if action[0] == CAPTURE:
+def _kind(action: Action) -> int:
+    if action.kind == CAPTURE:
         return MOVE_KINDS.index("capture")
-    if action[0] == REROLL:
-        return MOVE_KINDS.index("reroll mine" if action[1] == 0 else "reroll theirs")
+    if action.kind == REROLL:
+        return MOVE_KINDS.index("reroll mine" if action.side == 0 else "reroll theirs")
     return MOVE_KINDS.index("card")
 
 
-def best_move(base: Tablebase, state) -> tuple[tuple, float]:
+def best_move(base: Tablebase, state: RolldownState) -> tuple[Action, float]:
     """The best legal move at ``state`` and its value (ties: the first in the rules' order)."""
     moves = base.move_values(state)
     top = max(value for _, value in moves)
@@ -170,20 +173,20 @@ def best_move(base: Tablebase, state) -> tuple[tuple, float]:
 
 def run_study(spec: StudySpec, base: Tablebase) -> Study:
     """Solve every cell of ``spec`` from ``base`` (building the tables it lacks first)."""
-    game = Rolldown(ace=base.ace)
+    rules = RolldownRules(ace=base.ace)
     rows, cols = spec.row_die.sides, spec.col_die.sides
     values = np.empty((rows, cols))
     kinds = np.empty((rows, cols), dtype=int)
     best: list[list[str]] = [[""] * cols for _ in range(rows)]
     positions: list[list[str]] = [[""] * cols for _ in range(rows)]
-    base.ensure(game.parse(spec.position(1, 1)))  # every cell has the same signature
+    base.ensure(parse_position(spec.position(1, 1), rules))  # every cell has the same signature
     for r in range(rows):
         for c in range(cols):
             positions[r][c] = spec.position(r + 1, c + 1)
-            state = game.parse(positions[r][c])
+            state = parse_position(positions[r][c], rules)
             action, _ = best_move(base, state)
             values[r, c] = base.probe(state)
-            best[r][c] = game.action_name(state, action)
+            best[r][c] = action_name(state, action)
             kinds[r, c] = _kind(action)
     return Study(spec, values, best, kinds, positions)
 
@@ -266,8 +269,6 @@ class EndgameStudy:
         self.ace = ace
 
     def run(self, values: Mapping[str, object], progress=None) -> list[str]:
-        from cache.store import TableStore
-
         mine, theirs, output = values.get("mine"), values.get("theirs"), values.get("output")
         if not mine or not theirs or not output:
             raise GameError("a RolldownBeta study needs --mine, --theirs and -o NAME")

@@ -3,7 +3,11 @@
 
 Tables come from :mod:`solver.games.rolldown.tables` (the vectorized builder) and live in a
 :class:`cache.store.TableStore`, one file per signature, under the game name
-``rolldown-<ace variant>`` (kept apart to be safe, though the builder finds the two variants give equal values: the printed Ace's extra plays never beat the online ones; only the move lists differ).
+``rolldown-<ace variant>`` (kept apart to be safe, though the builder finds the two variants give
+equal values: the printed Ace's extra plays never beat the online ones; only the move lists differ).
+Each table's metadata carries its statistics (:data:`STATISTICS`: the positions the mover wins
+with a chance above 1/2), which ``tablebase stats`` sums; tables stored before the statistics were
+the game's kept that count as the store's own ``above_half`` and are read the same.
 
 >>> import tempfile
 >>> from cache.store import TableStore
@@ -24,13 +28,15 @@ import numpy as np
 
 from cache.store import TableStore
 from solver.game import GameError
+from solver.games.rolldown.cards import UNKNOWN
+from solver.games.rolldown.notation import action_name, format_position
+from solver.games.rolldown.rules import RolldownRules
+from solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
 from solver.providers import Progress
 from solver.rule_options import RuleOption
 from solver.limits import SearchStats
 from solver.ranking import rank_moves
 from solver.search import SearchResult
-from solver.games.rolldown.cards import UNKNOWN
-from solver.games.rolldown.rules import ACE_VARIANTS, DECIDE, Rolldown, RolldownState
 from solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
     BuildEstimate,
@@ -45,6 +51,22 @@ from solver.games.rolldown.tables import (
 
 #: Builds on demand (``best --exact``) are refused beyond this many positions (about 4 GiB).
 ON_DEMAND_LIMIT = 500_000_000
+#: The statistics each stored table carries (``metadata["statistics"]``), with their labels.
+STATISTICS = {"above_half": "wins for the mover above 1/2"}
+
+
+def table_statistics(values: np.ndarray) -> dict[str, int]:
+    """The named counts of one table, stored with it (see :data:`STATISTICS`)."""
+    return {"above_half": int(np.count_nonzero(values > 0.5))}
+
+
+def stored_statistics(metadata: dict) -> dict[str, int]:
+    """A stored table's statistics; a table from before they were the game's has its
+    ``above_half`` at the top of its metadata, where the store used to count it."""
+    if "statistics" in metadata:
+        return metadata["statistics"]
+    legacy = metadata.get("above_half")
+    return {"above_half": legacy} if isinstance(legacy, int) and not isinstance(legacy, bool) else {}
 
 
 def covered(state: RolldownState) -> bool:
@@ -101,13 +123,11 @@ class Tablebase:
                 self.probes += 1
                 return None
             value = self.probe(state)
-            if value is None or state.mover == 0:
-                return value
-            return 1.0 - value
+            return None if value is None else ROUND_POV.view(value, seen_by=state.mover, player=0)
 
         return value_for_a
 
-    def move_values(self, state: RolldownState) -> list[tuple[tuple, float]]:
+    def move_values(self, state: RolldownState) -> list[tuple[Action, float]]:
         """Every legal move with its exact value for the mover (tables of the position's closure
         must be built: :meth:`ensure`)."""
         return move_values(self.closure_tables(Signature.of_state(state)), state, self.ace)
@@ -117,8 +137,7 @@ class Tablebase:
         tables first), for :func:`solver.analysis.analyse`'s ``exact``."""
         started = time.perf_counter()
         built = self.ensure(state, limit=limit, progress=progress)
-        game = Rolldown(ace=self.ace)
-        moves = rank_moves((action, game.action_name(state, action), value) for action, value in self.move_values(state))
+        moves = rank_moves((action, action_name(state, action), value) for action, value in self.move_values(state))
         how = f"built on demand: {built}" if built else "from stored tables"
         return SearchResult(
             moves=moves, value=moves[0].value, depth=0, pv=[moves[0].name],
@@ -188,7 +207,7 @@ class Tablebase:
                 self.store.save(self.game_name, name, array, {
                     "build_time": batch.seconds, "tolerance": DEFAULT_TOLERANCE,
                     "residual": batch.residual, "updates": batch.updates64 + batch.updates32,
-                    "options": {"ace": self.ace},
+                    "options": {"ace": self.ace}, "statistics": table_statistics(array),
                 })
                 self._loaded[signature] = array
         return tables
@@ -231,12 +250,11 @@ class Tablebase:
             raise GameError(f"{len(missing)} table(s) this position needs are not built (e.g. {missing[0].name}): "
                             f"run `dicetree tablebase build rolldown --dice {signature.dice} --cards "
                             f"{max(len(signature.my_hand), len(signature.their_hand))}`")
-        game = Rolldown(ace=self.ace)
         value = self.probe(state)
         ranked = sorted(self.move_values(state), key=lambda item: -item[1])
-        moves = [{"move": game.action_name(state, a), "value": v, "loss": value - v} for a, v in ranked]
-        return {"position": game.format(state), "signature": signature.name, "mover": "ab"[state.mover],
-                "value": value, "moves": moves}
+        moves = [{"move": action_name(state, a), "value": v, "loss": value - v} for a, v in ranked]
+        return {"position": format_position(state), "signature": signature.name,
+                "mover": PLAYER_LETTERS[state.mover], "value": value, "moves": moves}
 
     @staticmethod
     def describe_answer(answer) -> str:
@@ -255,11 +273,14 @@ class Tablebase:
         if not names:
             lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
         for name in names:
-            figures = self.store.stats(name)
-            share = figures.above_half / figures.positions if figures.positions else 0.0
+            figures = self.store.stats(name, statistics=stored_statistics)
+            counts = "".join(
+                f"{figures.statistics.get(key, 0):,} {label} "
+                f"({figures.statistics.get(key, 0) / figures.positions if figures.positions else 0.0:.1%}), "
+                for key, label in STATISTICS.items()
+            )
             lines.append(
-                f"  {name}: {figures.tables:,} tables, {figures.positions:,} positions, "
-                f"{figures.above_half:,} wins for the mover above 1/2 ({share:.1%}), "
+                f"  {name}: {figures.tables:,} tables, {figures.positions:,} positions, {counts}"
                 f"built in {figures.build_time:.1f} s, {figures.bytes / 2**20:.1f} MiB on disk"
             )
             lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]

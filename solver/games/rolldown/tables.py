@@ -84,26 +84,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.game import GameError
-from solver.games.rolldown.cards import (
-    ACE,
-    CARD_LETTERS,
-    CARD_OF_LETTER,
-    DECK_COPIES,
-    DIE_SIDES,
-    JACK,
-    JOKER,
-    KING,
-    QUEEN,
-    UNKNOWN,
-)
-from solver.games.rolldown.rules import (
+from solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
+from solver.games.rolldown.rules import RolldownRules, card_faces, played_card
+from solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
     DECIDE,
     JOKER_PLAY,
     QUEEN_PLAY,
     REROLL,
-    Rolldown,
+    ROUND_POV,
+    Action,
     RolldownState,
 )
 
@@ -130,6 +121,7 @@ class Signature:
     """The material of a table, from the mover's view: dice (by sides) and hands (card codes),
     each kept sorted.
 
+    >>> from solver.games.rolldown.cards import KING
     >>> sig = Signature((4, 8), (6, 10), (QUEEN, KING), (5,))
     >>> sig.name
     'd4d8-d6d10.QK-5'
@@ -401,19 +393,6 @@ def _faces(sides: int) -> np.ndarray:
     return np.arange(1, sides + 1)
 
 
-def _set_faces(card: int, sides: int, own: bool, ace: str) -> list[int]:
-    """Faces a set-face card may put on a die with ``sides`` (own die or the opponent's)."""
-    if card == KING:
-        return [sides]
-    if card == JACK:
-        return [1]
-    if card == ACE:
-        if ace == "printed":
-            return [sides, 1]
-        return [sides] if own else [1]
-    return [card] if card <= sides else []
-
-
 def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) -> dict[tuple, np.ndarray]:
     """The value of each play of ``card`` at every position of ``sig`` (mover's view), keyed by the
     rules' action tuple less the slot numbering: ('set', axis, face), ('queen', axis) or ('joker',).
@@ -421,7 +400,7 @@ def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) ->
     ``child_table`` is the table of ``sig.card_child(card)``. Arrays broadcast to ``sig.shape``.
     """
     n = sig.dice
-    after = 1.0 - _halves_transposed(child_table)  # my value once the card is played, in my axes
+    after = ROUND_POV.flip(_halves_transposed(child_table))  # my value once the card is played, in my axes
     out: dict[tuple, np.ndarray] = {}
     if card == JOKER:
         out[("joker",)] = np.asarray(after.mean())
@@ -432,7 +411,7 @@ def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) ->
             out[("queen", axis)] = second.mean(axis=axis, keepdims=True)
         return out
     for axis, sides in enumerate(sig.shape):
-        for face in _set_faces(card, sides, axis < n, ace):
+        for face in card_faces(card, sides, axis < n, ace):
             out[("set", axis, face)] = after.take([face - 1], axis=axis)
     return out
 
@@ -461,7 +440,7 @@ def constants(sig: Signature, tables: dict, ace: str = "online") -> np.ndarray:
                 value: np.ndarray | float = 1.0  # the last capture wins the round
             else:
                 child = tables[sig.capture_child(i, j)]
-                value = np.expand_dims(1.0 - _halves_transposed(child), (i, n + j))
+                value = np.expand_dims(ROUND_POV.flip(_halves_transposed(child)), (i, n + j))
             np.maximum(best, value, out=best, where=mask)
     for card in sorted(set(sig.my_hand)):
         for value in card_values(sig, card, tables[sig.card_child(card)], ace).values():
@@ -710,7 +689,7 @@ def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float3
     low_a = np.empty(shape)
     for h in range(count):
         const_b[h] = _halves_transposed(constants(batch.b_sig(h), tables, ace))
-        np.subtract(1.0, constants(batch.a_sig(h), tables, ace), out=low_a[h])  # -inf becomes +inf
+        low_a[h] = ROUND_POV.flip(constants(batch.a_sig(h), tables, ace))  # -inf becomes +inf
     updates = {np.float32: 0, np.float64: 0}
 
     def solve(dtype, x0: np.ndarray | None, tol: float, write: bool):
@@ -758,7 +737,7 @@ def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float3
         x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, False)
     (table_b, table_a), residual = solve(np.float64, x0, tolerance, True)
     del const_b, low_a
-    np.subtract(1.0, table_a, out=table_a)  # Z = 1 - X
+    table_a = ROUND_POV.flip(table_a)  # X = 1 - Z
     for h in range(count):
         tables[batch.a_sig(h)] = table_a[h]
         if batch.b_sig(h) != batch.a_sig(h):
@@ -895,7 +874,7 @@ def probe(tables: dict, state: RolldownState) -> float:
     return float(_table(tables, Signature.of_state(state))[state_index(state)])
 
 
-def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> list[tuple[tuple, float]]:
+def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> list[tuple[Action, float]]:
     """Every legal action at ``state`` (the rules' action tuples, in the rules' order) with its
     exact value for the mover. The best of them equals :func:`probe` (up to the residual).
 
@@ -905,7 +884,7 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
     """
     _check_covered(state)
     ace = ace or getattr(tables, "ace", "online")
-    game = Rolldown(ace=ace)
+    rules = RolldownRules(ace=ace)
     sig = Signature.of_state(state)
     me, them = state.mover, 1 - state.mover
     my_slots = [i for i, f in enumerate(state.dice[me]) if f]
@@ -915,29 +894,28 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
     index = state_index(state)
     n = sig.dice
     results = []
-    for action in game.legal_actions(state):
-        kind = action[0]
+    for action in rules.legal_actions(state):
+        kind = action.kind
         if kind == CAPTURE:
-            i, j = my_slots.index(action[1]), their_slots.index(action[2])
+            i, j = my_slots.index(action.my_slot), their_slots.index(action.their_slot)
             if n == 1:
                 value = 1.0
             else:
                 child = _table(tables, sig.capture_child(i, j))
                 child_index = _drop(index[n:], j) + _drop(index[:n], i)
-                value = 1.0 - float(child[child_index])
+                value = ROUND_POV.flip(float(child[child_index]))
         elif kind == REROLL:
             after = _AfterMove(_table(tables, sig.swap()), index)
-            value = after.line(axis_of[(action[1], action[2])]).mean()
+            value = after.line(axis_of[(action.side, action.slot)]).mean()
         else:
-            card = JOKER if kind == JOKER_PLAY else QUEEN if kind == QUEEN_PLAY else action[1]
+            card = played_card(action)
             after = _AfterMove(_table(tables, sig.card_child(card)), index)
             if kind == JOKER_PLAY:
                 value = after.whole_mean()
             elif kind == QUEEN_PLAY:
-                value = after.queen(axis_of[(action[1], action[2])])
+                value = after.queen(axis_of[(action.side, action.slot)])
             else:
-                _, _, side, slot, face = action
-                value = after.at(axis_of[(side, slot)], face - 1)
+                value = after.at(axis_of[(action.side, action.slot)], action.face - 1)
         results.append((action, float(value)))
     return results
 
@@ -960,15 +938,15 @@ class _AfterMove:
     def at(self, axis: int, face: int, index: Sequence[int] | None = None) -> float:
         where = list(index if index is not None else self.index)
         where[axis] = face
-        return 1.0 - float(self.child[self._where(where)])
+        return ROUND_POV.flip(float(self.child[self._where(where)]))
 
     def line(self, axis: int, index: Sequence[int] | None = None) -> np.ndarray:
         where: list = list(index if index is not None else self.index)
         where[axis] = slice(None)
-        return 1.0 - self.child[self._where(where)]
+        return ROUND_POV.flip(self.child[self._where(where)])
 
     def whole_mean(self) -> float:
-        return 1.0 - float(self.child.mean())
+        return ROUND_POV.flip(float(self.child.mean()))
 
     def queen(self, first: int) -> float:
         """Reroll ``first``; seeing it, pick the best die to reroll second; the mean of it all."""

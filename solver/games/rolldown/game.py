@@ -1,0 +1,134 @@
+"""RolldownBeta as a :class:`solver.game.Game`: its declared type and rule options, the rules
+(inherited from :class:`~solver.games.rolldown.rules.RolldownRules`, so the searches' hot path has
+no delegation), and notation, evaluation, hidden hands and the hooks delegated to their modules.
+
+>>> game = Rolldown()
+>>> s = game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
+>>> game.action_name(s, game.legal_actions(s)[0]), game.player_name(s.mover)
+('d8xd4', 'A')
+>>> game.format(game.observe(s, 0)), game.format(game.observe(s, 1))
+('d6:2,d8:5/d4:3,d6:6 a QK/-', 'd6:2,d8:5/d4:3,d6:6 a ??/- seen:b')
+>>> len(game.determinize(game.observe(s, 1)).states)  # the hands A may hold, as B sees it
+104
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from cache.store import TableStore
+from solver.game import Deals, Game, GameError, GameType
+from solver.games.rolldown.cards import UNKNOWN
+from solver.games.rolldown.evaluation import evaluate as evaluate_position
+from solver.games.rolldown.hands import possible_hands
+from solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
+from solver.games.rolldown.rules import RolldownRules
+from solver.games.rolldown.state import (
+    ACE_VARIANTS,
+    CAPTURE,
+    DECIDE,
+    NOBODY,
+    OBJECTIVE_SUMS,
+    OBJECTIVES,
+    PLAYER_NAMES,
+    RolldownState,
+)
+from solver.games.rolldown.study import EndgameStudy
+from solver.games.rolldown.tablebase import Tablebase
+from solver.rule_options import RuleOption
+
+
+class Rolldown(RolldownRules, Game):
+    """RolldownBeta with fixed rule options.
+
+    >>> Rolldown(objective="points").game_type.constant_sum, Rolldown().value_bounds()
+    (0.0, ValueBounds(low=0.0, high=1.0))
+    """
+
+    game_type = GameType(
+        short_name="rolldown", long_name="RolldownBeta", hidden_information=True, constant_sum=1.0,
+        objectives=OBJECTIVES, exact_values="endgame tables", study="endgame study",
+    )
+    rule_options = (
+        RuleOption("ace", "choice", "online", "the Ace: own die to its top face or an opponent's to 1 (online), "
+                   "or either end on any die (printed)", choices=ACE_VARIANTS),
+        RuleOption("objective", "choice", "round", "what a value means: winning the round, the round's expected "
+                   "signed points (first50, nine), or winning the match", choices=OBJECTIVES),
+        RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
+                   low=1, high=10**9),
+    )
+    num_players = 2
+
+    def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
+        super().__init__(ace, objective, exact_chance_limit)
+        if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
+            self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
+
+    def __repr__(self) -> str:
+        return f"Rolldown(ace={self.ace!r}, objective={self.objective!r})"
+
+    # ----- notation ------------------------------------------------------------------------------
+    def action_name(self, state: RolldownState, action) -> str:
+        return action_name(state, action)
+
+    def parse(self, text: str) -> RolldownState:
+        return parse_position(text, self)
+
+    def format(self, state: RolldownState) -> str:
+        return format_position(state, self)
+
+    def notation_help(self) -> str:
+        return notation_help(self)
+
+    def example_position(self) -> str:
+        return "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a 5QK/8JX"
+
+    # ----- hidden hands, evaluation -----------------------------------------------------------------
+    def determinize(self, state: RolldownState, *, max_exact: int = 2000, samples: int = 200, seed: int = 0) -> Deals:
+        return possible_hands(state, max_exact=max_exact, samples=samples, seed=seed)
+
+    def evaluate(self, state: RolldownState, player: int) -> float:
+        return evaluate_position(state, player, self)
+
+    def describe_value(self) -> str:
+        return {
+            "round": "probability of winning the round",
+            "points": "expected signed points of the round",
+            "match": "probability of winning the match (a draw counts 1/2)",
+        }[self.objective]
+
+    # ----- hooks ---------------------------------------------------------------------------------
+    def new_game(self, rng: random.Random) -> RolldownState:
+        """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
+        return self.new_match("single", rng=rng)
+
+    def player_name(self, player: int) -> str:
+        return PLAYER_NAMES[player]
+
+    def is_progress(self, state: RolldownState, action) -> bool:
+        """Captures are RolldownBeta's progress moves."""
+        return state.phase == DECIDE and action.kind == CAPTURE
+
+    def observe(self, state: RolldownState, player: int) -> RolldownState:
+        """What ``player`` sees of the complete position ``state``: the opponent's hand as unknown
+        cards (``?``), everything else as it is. Seen by the player not on move, the position says
+        so (``seen:a``: the mover's own cards are unknown there); ``determinize`` deals them."""
+        hidden = (UNKNOWN,) * len(state.hands[1 - player])
+        hands = (state.hands[0], hidden) if player == 0 else (hidden, state.hands[1])
+        return state._replace(hands=hands, seen_by=NOBODY if player == state.mover else player)
+
+    def exact_provider(self, tables_dir: str | None = None, *, required: bool = False) -> Tablebase | None:
+        """The endgame tables of this Ace variant (they hold values of the round objective only)."""
+        if self.objective != "round":
+            if required:
+                raise GameError("exact values of RolldownBeta come from endgame tables, which hold the round "
+                                "objective only: drop --rule objective")
+            return None
+        return Tablebase(TableStore(tables_dir), ace=self.ace)
+
+    def study(self) -> EndgameStudy:
+        return EndgameStudy(self.ace)
+
+
+__all__ = ["Rolldown"]
