@@ -35,6 +35,8 @@ class TableGame(Game):
         self.table = table
         self.num_players = players
         self.bounds = ValueBounds(*bounds)
+        # Two players' returns are (r, low + high - r): that is the constant this table declares.
+        self.game_type = dataclasses.replace(TableGame.game_type, constant_sum=self.bounds.low + self.bounds.high)
 
     def current_player(self, state):
         kind = self.table[state][0]
@@ -570,6 +572,13 @@ def test_games_that_are_not_two_player_zero_sum_are_refused():
     game = TableGame({"a": ("max", [("go", "A")]), "A": ("end", 1.0)})
     game.game_type = dataclasses.replace(game.game_type, constant_sum=None)
     with pytest.raises(GameError, match="not constant-sum"):
+        solve(game, "a")
+
+
+def test_returns_that_contradict_the_declared_constant_sum_are_refused():
+    game = TableGame({"a": ("max", [("go", "A")]), "A": ("end", 1.0)})
+    game.game_type = dataclasses.replace(game.game_type, constant_sum=2.0)
+    with pytest.raises(GameError, match="the returns add up to 1, but a table game declares 2"):
         solve(game, "a")
 
 
