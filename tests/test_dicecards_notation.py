@@ -23,7 +23,7 @@ def positions(draw) -> DiceCardsState:
     for code in codes:
         card = GAME.library[code]
         state = card.start()
-        for _ in range(draw(st.integers(0, 12))):
+        for _ in range(draw(st.integers(0, 8))):
             slots = card.slots(state)
             if not slots:
                 break
@@ -32,7 +32,7 @@ def positions(draw) -> DiceCardsState:
     cards = [GAME.library[code] for code in codes]
     marks_tuple = tuple(marks)
     tickets = draw(st.integers(0, tickets_given(cards, marks_tuple)))
-    done = draw(st.integers(rolls_recorded(cards, marks_tuple), GAME.rolls))
+    done = draw(st.integers(min(rolls_recorded(cards, marks_tuple), GAME.rolls), GAME.rolls))
     if done == GAME.rolls:
         return DiceCardsState(tuple(codes), marks_tuple, tickets, done, OVER, ())
     if draw(st.booleans()):

@@ -5,14 +5,16 @@ interact only through which roll goes where and the tickets they share: a weakly
 decision process. The approximation relaxes the coupling with a **price on rolls** (a Lagrangian
 relaxation, as for weakly coupled MDPs): each card is solved alone and exactly over all rolls
 (:mod:`solver.games.dicecards.induction`), free to take or leave every roll, paying
-``roll_price`` points for each roll it takes, with 0 .. a few tickets in hand. With
+``roll_price`` points for each roll it takes, with the tickets it gives itself. With
 ``U_c(m, t, r)`` card c's value in state m with t tickets and r rolls to go, a position is worth
 about::
 
-    V(marks, t, r) = sum_c U_c(m_c, 0, r) + max_c [U_c(m_c, t, r) - U_c(m_c, 0, r)] + roll_price * r
+    V(marks, t, r) = min over the prices of
+                     sum_c U_c(m_c, 0, r) + best split of t among the cards of U_c(m_c, t_c, r) - U_c(m_c, 0, r)
+                     + roll_price * r
 
-(the tickets are worth what the card that uses them best makes of them: kept, 1 point for 2), and
-a record is chosen by one step of lookahead: the one after which V is largest. ``roll_price`` 0
+(tickets are worth what the cards make of them, kept they score 1 point for 2), and a record is
+chosen by one step of lookahead: the one after which V is largest. ``roll_price`` 0
 would let every card count on every roll; a good price makes each card count only on the rolls
 worth more to it than to the others. The default, :data:`ROLL_PRICE`, is the price that scored
 best in ``benchmarks/dicecards_approximation.py`` (``results/dicecards/``), which also measures the
@@ -37,9 +39,9 @@ from solver.games.dicecards.cards import Card
 from solver.games.dicecards.induction import hand_graph
 from solver.games.dicecards.library import CardLibrary
 from solver.games.dicecards.rules import after_record, final_score, records
-from solver.games.dicecards.state import HAND, OVER, RECORD, DiceCardsState, Record
+from solver.games.dicecards.state import OVER, RECORD, DiceCardsState, Record
 
-ROLL_PRICES = (0.0, 0.5, 1.0, 2.0)
+ROLL_PRICES = (0.0, 1.0)
 """The prices on rolls tried (points a card pays for each roll it takes in its own solution): a
 position is valued at the price that values it least (see the module docstring)."""
 
@@ -81,20 +83,19 @@ def share_tickets(extras: list[np.ndarray]) -> np.ndarray:
 class Approximation:
     """The pieced-together value of positions of a game (library, rolls) and its one-step policy.
 
-    Each card is solved with up to ``tickets`` tickets in hand (default: the most six cards of the
-    library can give); a position holding more is valued as if it held that many.
+    Each card is solved with the tickets it gives itself and no others: a card that gives none
+    values a ticket at nothing, so the tickets in hand are worth what the ticket-giving cards (or
+    the end, 1 point for 2) make of them, and spending one on another card must gain more than that.
     """
 
-    def __init__(self, library: CardLibrary, rolls: int, prices: tuple[float, ...] = ROLL_PRICES,
-                 tickets: int | None = None) -> None:
+    def __init__(self, library: CardLibrary, rolls: int, prices: tuple[float, ...] = ROLL_PRICES) -> None:
         self.library = library
         self.rolls = rolls
         self.prices = tuple(float(p) for p in prices)
-        self.tickets = sum(sorted((c.max_tickets() for c in library.cards), reverse=True)[:HAND]) \
-            if tickets is None else tickets
 
     def card(self, code: str) -> CardValues:
-        return card_values(self.library[code], self.rolls, self.prices, self.tickets)
+        """Card ``code``'s own solution."""
+        return card_values(self.library[code], self.rolls, self.prices, 0)
 
     def before_roll(self, state: DiceCardsState, rolls_left: int, marks=None, tickets=None) -> float:
         """The value with ``rolls_left`` rolls to go, before the roll, of ``state``'s cards (or ``marks``)."""

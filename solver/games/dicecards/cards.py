@@ -186,6 +186,7 @@ class Card(ABC):
         self.source = str(source)
         self.assumed = str(assumed)
         self._slots: dict[Hashable, tuple[Slot, ...]] = {}
+        self._most: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, {self.code!r})"
@@ -254,12 +255,16 @@ class Card(ABC):
                     queue.append(slot.after)
 
     def max_points(self) -> int:
-        """The most the card can score (over every state it can reach)."""
-        return max(self.score(marks) for marks in self.reachable())
+        """The most the card can score (over every state it can reach; remembered)."""
+        if "points" not in self._most:
+            self._most["points"] = max(self.score(marks) for marks in self.reachable())
+        return self._most["points"]
 
     def max_tickets(self) -> int:
-        """The most tickets the card can give."""
-        return max(self.tickets(marks) for marks in self.reachable())
+        """The most tickets the card can give (remembered)."""
+        if "tickets" not in self._most:
+            self._most["tickets"] = max(self.tickets(marks) for marks in self.reachable())
+        return self._most["tickets"]
 
     def describe(self) -> str:
         """One line: code, name, the flags, source and assumptions."""

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game import CHANCE, TERMINAL, Game, GameType, IllegalMoveError, ValueBounds
+from solver.games.dicecards.approximation import Approximation
 from solver.games.dicecards.cards import Card
 from solver.games.dicecards.evaluation import evaluate
 from solver.games.dicecards.library import CardLibrary, load_library
@@ -87,25 +88,29 @@ class DiceCards(Game):
         RuleOption("rolls", "int", ROLLS, "rolls in a game", low=1, high=500),
         RuleOption("may_pass", "bool", False, "a player may lose a roll that fits a card as rolled"),
         RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values"),
+        RuleOption("evaluation", "choice", "cards", "a search's leaf values: cards (pieced together from exact "
+                   "per-card solutions) or points (the points already held)", choices=("cards", "points")),
     )
     num_players = 1
 
     def __init__(self, objective: str = "score", target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
-                 cards: str | Path | CardLibrary | None = None) -> None:
+                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards") -> None:
         self.objective = self.rule_options[0].parse(objective)
         self.target = self.rule_options[1].parse(target)
         self.rolls = self.rule_options[2].parse(rolls)
         self.may_pass = self.rule_options[3].parse(may_pass)
+        self.evaluation = self.rule_options[5].parse(evaluation)
         self.cards = cards
         self.library = cards if isinstance(cards, CardLibrary) else load_library(cards)
         best = sorted(((c.max_points(), c.max_tickets()) for c in self.library.cards), reverse=True)[:HAND]
         most_tickets = sum(sorted((c.max_tickets() for c in self.library.cards), reverse=True)[:HAND])
         self.max_score = sum(points for points, _ in best) + most_tickets // TICKETS_PER_POINT
+        self.approximation = Approximation(self.library, self.rolls)
 
     def __repr__(self) -> str:
         cards = "" if self.cards is None else f", cards={shorten(str(self.cards))!r}"
         return (f"DiceCards(objective={self.objective!r}, target={self.target}, rolls={self.rolls}, "
-                f"may_pass={self.may_pass}{cards})")
+                f"may_pass={self.may_pass}, evaluation={self.evaluation!r}{cards})")
 
     def hand(self, state: DiceCardsState) -> tuple[Card, ...]:
         """The Card objects of ``state``'s cards."""
@@ -185,5 +190,5 @@ class DiceCards(Game):
 
     def options(self) -> dict[str, Any]:
         return {"objective": self.objective, "target": self.target, "rolls": self.rolls, "may_pass": self.may_pass,
-                "cards": self.cards}
+                "cards": self.cards, "evaluation": self.evaluation}
 

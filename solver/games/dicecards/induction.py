@@ -145,24 +145,48 @@ class HandSolution:
         return sorted(found, key=lambda pair: -pair[1])
 
 
+@dataclass(frozen=True)
+class CardGraph:
+    """One card's states reachable from ``start`` (``states[i]``) and its slots as arrays: slot j
+    leads from state ``src[j]`` to ``dst[j]``, needs ``needs[j]`` and gives ``gains[j]`` tickets."""
+
+    states: list[Hashable]
+    src: np.ndarray
+    dst: np.ndarray
+    needs: list[Need]
+    gains: np.ndarray
+    points: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def card_graph(card: Card, start: Hashable) -> CardGraph:
+    """:class:`CardGraph` of ``card`` from ``start``, remembered (every hand with the card uses it)."""
+    seen = {start: 0}
+    states = [start]
+    src, dst, needs, gains = [], [], [], []
+    for i, state in enumerate(states):  # grows while it is read: breadth first
+        given = card.tickets(state)
+        for slot in card.open_slots(state):
+            j = seen.get(slot.after)
+            if j is None:
+                j = seen[slot.after] = len(states)
+                states.append(slot.after)
+            src.append(i)
+            dst.append(j)
+            needs.append(slot.need)
+            gains.append(card.tickets(slot.after) - given)
+    points = np.array([card.score(state) for state in states], float)
+    return CardGraph(states, np.array(src, np.int64), np.array(dst, np.int64), needs, np.array(gains, np.int64),
+                     points)
+
+
 def hand_states(cards: Sequence[Card], marks: tuple[Hashable, ...], limit: int) -> list[tuple[Hashable, ...]]:
-    """Every marks state of the hand reachable from ``marks`` (each card on its own: their product)."""
-    per_card = []
-    total = 1
-    for card, start in zip(cards, marks):
-        seen = {start}
-        frontier = [start]
-        while frontier:
-            state = frontier.pop()
-            for slot in card.open_slots(state):
-                if slot.after not in seen:
-                    seen.add(slot.after)
-                    frontier.append(slot.after)
-        per_card.append(sorted(seen, key=repr))
-        total *= len(seen)
-        if total > limit:
-            raise GameError(f"the hand has more than {limit:,} states: too many to solve exactly")
-    return [tuple(combo) for combo in itertools.product(*per_card)]
+    """Every marks state of the hand reachable from ``marks`` (each card on its own: their product,
+    the first card's state varying slowest)."""
+    graphs = [card_graph(card, start) for card, start in zip(cards, marks)]
+    if np.prod([float(len(g.states)) for g in graphs]) > limit:
+        raise GameError(f"the hand has more than {limit:,} states: too many to solve exactly")
+    return [tuple(combo) for combo in itertools.product(*(g.states for g in graphs))]
 
 
 @lru_cache(maxsize=16)
@@ -171,29 +195,35 @@ def hand_graph(cards: tuple[Card, ...], marks: tuple[Hashable, ...], tickets: in
     """The graph of ``cards`` from ``marks`` with ``tickets`` unused (remembered: a graph serves every
     number of rolls and every objective)."""
     states = hand_states(cards, marks, max_states)
+    graphs = [card_graph(card, start) for card, start in zip(cards, marks)]
     index = {state: i for i, state in enumerate(states)}
     top = tickets + sum(card.max_tickets() - card.tickets(m) for card, m in zip(cards, marks))
     width = top + 1
     if len(states) * width > max_states:
         raise GameError(f"the hand has {len(states) * width:,} states with tickets: more than {max_states:,}")
 
-    # Every slot of every state: where it leads, what it needs, the tickets it gives.
+    # Every slot of every hand state: a card's slot, in every combination of the other cards' states.
+    sizes = [len(g.states) for g in graphs]
+    strides = [int(np.prod(sizes[c + 1:])) for c in range(len(sizes))]
     needs: dict[Need, int] = {}
-    src, dst, need_ids, gains = [], [], [], []
-    for i, state in enumerate(states):
-        for c, card in enumerate(cards):
-            given = card.tickets(state[c])
-            for slot in card.open_slots(state[c]):
-                src.append(i)
-                dst.append(index[state[:c] + (slot.after,) + state[c + 1:]])
-                need_ids.append(needs.setdefault(slot.need, len(needs)))
-                gains.append(card.tickets(slot.after) - given)
-    src_a, dst_a, gain_a = np.array(src, np.int64), np.array(dst, np.int64), np.array(gains, np.int64)
+    src_parts, dst_parts, need_parts, gain_parts = [], [], [], []
+    for c, graph in enumerate(graphs):
+        others = np.zeros(1, np.int64)  # the hand states' numbers with card c's part left out
+        for d, size in enumerate(sizes):
+            if d != c:
+                others = np.add.outer(others, np.arange(size) * strides[d]).reshape(-1)
+        ids = np.array([needs.setdefault(need, len(needs)) for need in graph.needs], np.int64)
+        src_parts.append(np.add.outer(others, graph.src * strides[c]).reshape(-1))
+        dst_parts.append(np.add.outer(others, graph.dst * strides[c]).reshape(-1))
+        need_parts.append(np.tile(ids, len(others)))
+        gain_parts.append(np.tile(graph.gains, len(others)))
+    src_a, dst_a = np.concatenate(src_parts), np.concatenate(dst_parts)
+    need_a, gain_a = np.concatenate(need_parts), np.concatenate(gain_parts)
     rolls, weights = _rolls(needs)
     outcomes = len(rolls)
     cost_table = np.array([[min(price(need, b, r), IMPOSSIBLE) for b, r in rolls] for need in needs],
                           np.int64).reshape(len(needs), outcomes)
-    cost = cost_table[np.array(need_ids, np.int64)] if need_ids else np.zeros((0, outcomes), np.int64)
+    cost = cost_table[need_a]
 
     # Candidates: group (state, roll, tickets) -> successor (state', tickets'), flattened.
     n = len(states)
@@ -218,7 +248,9 @@ def hand_graph(cards: tuple[Card, ...], marks: tuple[Hashable, ...], tickets: in
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     if len(starts) != n * outcomes * width:
         raise GameError("internal: a (state, roll, tickets) has no record and no lost roll")
-    points = np.array([sum(card.score(m) for card, m in zip(cards, state)) for state in states], float)
+    points = np.zeros(1)
+    for graph in graphs:
+        points = np.add.outer(points, graph.points).reshape(-1)
     return HandGraph(cards, states, index, width, rolls, weights, np.concatenate(targets)[order], starts,
                      group, np.concatenate(recorded)[order], points, may_pass)
 
