@@ -51,12 +51,18 @@ class CardValues:
     ``states[i]`` with t tickets in hand (0 .. ``tickets`` plus what it gives) and r rolls to go,
     any roll left at will."""
 
-    def __init__(self, card: Card, rolls: int, prices: tuple[float, ...], tickets: int) -> None:
+    def __init__(self, values: np.ndarray, states: list[Hashable]) -> None:
+        self.values = values
+        self.states = states
+        self.index = {state: i for i, state in enumerate(states)}
+        self.top = values.shape[-1] - 1
+
+    @classmethod
+    def solve(cls, card: Card, rolls: int, prices: tuple[float, ...], tickets: int = 0) -> CardValues:
         graph = hand_graph((card,), (card.start(),), tickets, True)
         final = graph.final("score", 0)
-        self.values = np.stack([graph.backward(rolls, final, price) for price in prices])
-        self.index = {state[0]: i for i, state in enumerate(graph.states)}
-        self.top = graph.width - 1
+        values = np.stack([graph.backward(rolls, final, price) for price in prices])
+        return cls(values, [state[0] for state in graph.states])
 
     def rows(self, marks: Hashable, rolls_left: int, width: int) -> np.ndarray:
         """``[p, t]``: the values at every price with t = 0 .. ``width - 1`` tickets."""
@@ -64,9 +70,9 @@ class CardValues:
 
 
 @lru_cache(maxsize=64)
-def card_values(card: Card, rolls: int, prices: tuple[float, ...], tickets: int) -> CardValues:
+def card_values(card: Card, rolls: int, prices: tuple[float, ...], tickets: int = 0) -> CardValues:
     """:class:`CardValues`, remembered (a card's solution serves every position it is in)."""
-    return CardValues(card, rolls, prices, tickets)
+    return CardValues.solve(card, rolls, prices, tickets)
 
 
 def share_tickets(extras: list[np.ndarray]) -> np.ndarray:
@@ -92,15 +98,26 @@ class Approximation:
         self.library = library
         self.rolls = rolls
         self.prices = tuple(float(p) for p in prices)
+        self.solutions = None
+        """Where card solutions come from besides solving them: an object whose
+        ``card_values(card, rolls, prices)`` loads or solves and stores them (the game's stored exact
+        values, :mod:`solver.games.dicecards.tables`), or None."""
 
     def card(self, code: str) -> CardValues:
         """Card ``code``'s own solution."""
-        return card_values(self.library[code], self.rolls, self.prices, 0)
+        card = self.library[code]
+        if self.solutions is not None:
+            return self.solutions.card_values(card, self.rolls, self.prices)
+        return card_values(card, self.rolls, self.prices)
 
     def before_roll(self, state: DiceCardsState, rolls_left: int, marks=None, tickets=None) -> float:
         """The value with ``rolls_left`` rolls to go, before the roll, of ``state``'s cards (or ``marks``)."""
         marks = state.marks if marks is None else marks
         tickets = state.tickets if tickets is None else tickets
+        if not tickets:  # no ticket to share: each card's value without tickets, at the best price
+            tables = [self.card(code) for code in state.cards]
+            base = sum(table.values[:, rolls_left, table.index[m], 0] for table, m in zip(tables, marks))
+            return float((base + np.array(self.prices) * rolls_left).min())
         rows = [self.card(code).rows(m, rolls_left, tickets + 1) for code, m in zip(state.cards, marks)]
         return float(self._combine(rows, np.array(self.prices) * rolls_left)[..., tickets].min())
 

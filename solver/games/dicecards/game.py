@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cache.store import TableStore
 from solver.game import CHANCE, TERMINAL, Game, GameType, IllegalMoveError, ValueBounds
 from solver.games.dicecards.approximation import Approximation
 from solver.games.dicecards.cards import Card
@@ -62,6 +63,7 @@ from solver.games.dicecards.rules import after_record, final_score, record_name,
 from solver.games.dicecards.state import (
     FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
 )
+from solver.games.dicecards.tables import CardTables
 from solver.rule_options import RuleOption, shorten
 
 OUTCOMES = tuple((Roll(black, red), 1 / FACES**2) for black in range(1, FACES + 1) for red in range(1, FACES + 1))
@@ -77,7 +79,7 @@ class DiceCards(Game):
 
     game_type = GameType(
         short_name="dicecards", long_name="Dice Cards", min_players=1, max_players=1, constant_sum=None,
-        objectives=("score", "rank"),
+        objectives=("score", "rank"), exact_values="card solutions",
     )
     rule_options = (
         RuleOption("objective", "choice", "score",
@@ -183,6 +185,13 @@ class DiceCards(Game):
     def new_game(self, rng: random.Random) -> DiceCardsState:
         cards = rng.sample(self.library.cards, min(HAND, len(self.library.cards)))
         return DiceCardsState(tuple(c.code for c in cards), tuple(c.start() for c in cards), 0, 0, ROLL, ())
+
+    def exact_provider(self, tables_dir: str | None = None, *, required: bool = False) -> CardTables:
+        """Stored per-card solutions (which the leaf evaluation then uses) and exact values of small
+        hands (:mod:`solver.games.dicecards.tables`)."""
+        tables = CardTables(self, TableStore(tables_dir))
+        self.approximation.solutions = tables
+        return tables
 
     def is_progress(self, state: DiceCardsState, action) -> bool:
         """A record (rather than a lost roll)."""
