@@ -62,16 +62,17 @@ class CardTables:
     def __init__(self, game, store: TableStore) -> None:
         self.game = game
         self.store = store
-        self.loaded: dict[str, CardValues] = {}
+        self.loaded: dict[tuple[Card, int, tuple[float, ...]], CardValues] = {}
         self.solved: list[HandSolution] = []
         self.too_big: set[tuple[str, ...]] = set()
 
     # ----- per-card solutions -----------------------------------------------------------------------
     def card_values(self, card: Card, rolls: int, prices: tuple[float, ...]) -> CardValues:
         """The card's own solution: remembered, else from the store, else solved and stored."""
+        known = self.loaded.get((card, rolls, prices))
+        if known is not None:
+            return known
         name = signature(card, rolls, prices)
-        if name in self.loaded:
-            return self.loaded[name]
         table = self.store.load(STORE_NAME, name)
         if table is not None:
             values = CardValues(table.array, [card.parse_marks(text) for text in table.metadata["states"]])
@@ -84,7 +85,7 @@ class CardTables:
                 "states": [card.format_marks(state) for state in values.states],
                 "statistics": {"card states": len(values.states)},
             })
-        self.loaded[name] = values
+        self.loaded[card, rolls, prices] = values
         return values
 
     def build_from(self, values: Mapping[str, Any], progress=None) -> list[str]:
@@ -154,7 +155,8 @@ class CardTables:
                 return None
             left = game.rolls - state.rolls
             if not any(self._covers(solved, state, left) for solved in self.solved):
-                if state.cards in self.too_big:
+                if state.cards in self.too_big or self._surely_too_big(state):
+                    self.too_big.add(state.cards)
                     return None
                 try:
                     self.solution(state)
@@ -164,6 +166,15 @@ class CardTables:
             return self.move_values(state)[0][1]
 
         return exact_value
+
+    def _surely_too_big(self, state: DiceCardsState) -> bool:
+        """Whether the hand has too many states even counted from empty cards (cheap: the cards'
+        own solutions know their sizes, so no card's states are enumerated for nothing)."""
+        model = self.game.approximation
+        count = 1
+        for code in state.cards:
+            count *= len(model.card(code).states)
+        return count > EXACT_STATES
 
     def exact_result(self, state: DiceCardsState) -> SearchResult:
         """Every record's exact value at ``state`` (``best --exact``); one line where the hand is too big."""
