@@ -646,7 +646,8 @@ def load_library(path: str | Path | None = None) -> CardLibrary:
                         f"column {error.colno}") from None
     except CardError as error:
         raise CardError(f"cards file '{shorten(str(file))}': {error}") from None
-    return parse_library(data, str(file), assumed=path is None)
+    return parse_library(data, "the built-in cards.json, its values assumed" if path is None else str(file),
+                         assumed=path is None)
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

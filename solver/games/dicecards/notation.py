@@ -41,6 +41,14 @@ Dice Cards position notation (one player; space-separated fields):
 A lost roll (one recorded on no card) is only counted in <rolls done>: the rolls recorded on the
 cards never exceed it, and the difference is the lost ones.
 
+Readings where the rules text is silent (solver/games/dicecards/game.py says more):
+  - one player's cards (1 to {hand}, all different); the Black and Red dice are told apart
+  - a roll that fits a card as rolled must be recorded; one that fits only with tickets may be
+    bought or lost; one that fits nothing is lost (rule option may_pass: any roll may be lost)
+  - a ticket moves the recorded number by 1 (a die stays 1..6, a total 2..12; both dice: the
+    changes add up); tickets a card gives come after the record; 2 unused are 1 point at the end
+  - All-or-Nothing cards score only complete; in-order cards offer only their next box
+
 Moves (one record a roll): CODE:where, e.g. SOL:R3 (the Red 3 on Solitaire), DBL:4-4 (both dice),
   RP:2:9 (a 9 in row 2 of Reverse Pyramid), with +Nt when N tickets change the dice (SOL:R5+2t:
   a Red 3 made a 5); lose (nothing recorded: only when no card takes the roll as rolled, unless
