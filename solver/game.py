@@ -308,7 +308,8 @@ class Game(ABC):
 
     def is_progress(self, state: State, action: Action) -> bool:
         """Whether ``action`` is a forcing or progress move (a capture, say): greedy strategies prefer
-        them and exact solvers break ties towards them. The default: none is."""
+        them. (The exact solver breaks ties by its own distance-to-the-end rank, which needs no hook.)
+        The default: none is."""
         return False
 
     def observe(self, state: State, player: int) -> State:
