@@ -32,11 +32,6 @@ from solver.games.rolldown.cards import UNKNOWN
 from solver.games.rolldown.notation import action_name, format_position
 from solver.games.rolldown.rules import RolldownRules
 from solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
-from solver.providers import Progress
-from solver.rule_options import RuleOption
-from solver.limits import SearchStats
-from solver.ranking import rank_moves
-from solver.search import SearchResult
 from solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
     BuildEstimate,
@@ -48,6 +43,11 @@ from solver.games.rolldown.tables import (
     required_signatures,
     state_index,
 )
+from solver.limits import SearchStats
+from solver.providers import Progress
+from solver.ranking import rank_moves
+from solver.rule_options import RuleOption
+from solver.search import SearchResult
 
 #: Builds on demand (``best --exact``) are refused beyond this many positions (about 4 GiB).
 ON_DEMAND_LIMIT = 500_000_000
