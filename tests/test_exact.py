@@ -19,7 +19,7 @@ import pytest
 from solver.exact import CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, build_graph, solve
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
 from solver.games import load_game
-from solver.games.rolldown.rules import RolldownState
+from solver.games.rolldown.state import RolldownState
 
 TOL = 1e-12
 
