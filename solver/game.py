@@ -131,7 +131,9 @@ class GameType:
 
     def players_text(self) -> str:
         low, high = self.min_players, self.max_players
-        return f"{low} players" if low == high else f"{low} to {high} players"
+        if low == high:
+            return "1 player" if low == 1 else f"{low} players"
+        return f"{low} to {high} players"
 
 
 def check_game(game: "Game", purpose: str, *, max_players: int = 2, constant_sum: bool = True,

@@ -110,14 +110,14 @@ def deepen(
         try:
             result, solved = step(iteration)
         except SearchTimeout:
-            stopped = f"; time limit {time_limit:g} s reached during depth {iteration}"
+            stopped = f"; time limit {time_limit:.3g} s reached during depth {iteration}"
             break
         if on_iteration is not None:
             on_iteration(result)
         if solved:
             break
         if time_limit is not None and time.perf_counter() - start >= time_limit and iteration < max_depth:
-            stopped = f"; time limit {time_limit:g} s reached after depth {iteration}"
+            stopped = f"; time limit {time_limit:.3g} s reached after depth {iteration}"
             break
     set_deadline(None)
     assert result is not None  # depth 1 runs without a deadline
