@@ -82,6 +82,8 @@ def test_rule_option_values():
     assert [flag.parse(t) for t in ("true", "Yes", "on", "1", "false", "no", "OFF", "0")] == [True] * 4 + [False] * 4
     with pytest.raises(GameError, match="mulligan must be true or false, not 'maybe'"):
         flag.parse("maybe")
+    with pytest.raises(GameError, match="write 20, not '020'"):
+        RuleOption("army_size", "int", 20, "size", low=4).parse("020")
     assert split_rule(" faces = my.json ") == ("faces", "my.json")
     with pytest.raises(GameError, match="no rule option 'x'"):
         parse_rules("g", (players,), {"x": "1"})
