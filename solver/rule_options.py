@@ -97,9 +97,10 @@ class RuleOption:
             digits = text[1:] if text[:1] in "+-" else text
             if not digits.isdigit():
                 raise GameError(f"rule option {self.name} must be {self.allowed()}, not '{shorten(text)}'")
+            value = self._check_typed(int(text))
             if len(digits) > 1 and digits[0] == "0":  # one way to write a number, as in the notations
-                raise GameError(f"rule option {self.name}: write {int(text)}, not '{shorten(text)}'")
-            return self._check_typed(int(text))
+                raise GameError(f"rule option {self.name}: write {value}, not '{shorten(text)}'")
+            return value
         if self.kind == "choice":
             if text not in self.choices:
                 raise GameError(f"rule option {self.name} must be one of {self.allowed()}, not '{shorten(text)}'")
