@@ -33,24 +33,34 @@ from solver.games.rollforit.strategies import HumanStrategy
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 
 
-def place_positions(game: RollForIt, games: int, seed: int, human: bool) -> list:
-    """Every PLACE position of ``games`` seeded games (random moves, or the human strategy)."""
-    found, strategy = [], HumanStrategy()
+def seeded_positions(game: RollForIt, games: int, rng_name, keep, choose, limit: int = 3000) -> list:
+    """The positions ``keep`` accepts along ``games`` seeded games (game ``g`` draws from
+    ``random.Random(rng_name(g))``; ``choose(state, options, rng)`` plays each decision)."""
+    found = []
     for g in range(games):
-        rng = random.Random(f"{seed}|{g}|{human}")
+        rng = random.Random(rng_name(g))
         state = game.new_game(rng)
-        for _ in range(3000):
+        for _ in range(limit):
             if game.is_terminal(state):
                 break
             if game.is_chance(state):
                 state = game.apply(state, game.sample_chance(state, rng))
                 continue
             options = game.legal_actions(state)
-            if state.phase == PLACE:
+            if keep(state):
                 found.append(state)
-            pick = strategy.choose(game, state, state.mover, options, rng) if human else rng.choice(options)
-            state = game.apply(state, pick)
+            state = game.apply(state, choose(state, options, rng))
     return found
+
+
+def place_positions(game: RollForIt, games: int, seed: int, human: bool) -> list:
+    """Every PLACE position of ``games`` seeded games (random moves, or the human strategy)."""
+    strategy = HumanStrategy()
+
+    def choose(state, options, rng):
+        return strategy.choose(game, state, state.mover, options, rng) if human else rng.choice(options)
+
+    return seeded_positions(game, games, lambda g: f"{seed}|{g}|{human}", lambda s: s.phase == PLACE, choose)
 
 
 def brute_force(state, game) -> int:

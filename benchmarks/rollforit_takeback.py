@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 from report import write_report
+from rollforit_placements import seeded_positions
 
 from solver.figures import heatmap
 from solver.games.rollforit import RollForIt, rules
@@ -38,20 +39,11 @@ MAX_OPEN = 12  # open images of the cards the mover is on, grouped at 12 and abo
 
 def turn_starts(game: RollForIt, games: int, seed: int) -> list:
     """Turn starts with the mover's dice on cards, from seeded games of ``human``."""
-    found, human = [], HumanStrategy()
-    for g in range(games):
-        rng = random.Random(f"{seed}|{g}")
-        state = game.new_game(rng)
-        for _ in range(4000):
-            if game.is_terminal(state):
-                break
-            if game.is_chance(state):
-                state = game.apply(state, game.sample_chance(state, rng))
-                continue
-            if state.phase == TURN and rules.dice_on_cards(state, state.mover):
-                found.append(state)
-            state = game.apply(state, human.choose(game, state, state.mover, game.legal_actions(state), rng))
-    return found
+    human = HumanStrategy()
+    return seeded_positions(
+        game, games, lambda g: f"{seed}|{g}",
+        lambda state: state.phase == TURN and rules.dice_on_cards(state, state.mover),
+        lambda state, options, rng: human.choose(game, state, state.mover, options, rng), limit=4000)
 
 
 def cell_of(state, game) -> tuple[int, int]:
