@@ -10,6 +10,7 @@ Usage::
     dicetree duel rolldown --a exact --b greedy --games 400 --position "d8:5,d6:2/d6:3,d4:4 a K/-"
     dicetree duel dicefights --a solver:depth=1 --b greedy --games 100 --seed 1
     dicetree duel dicefights --a greedy --b attack --c random --d buy-dice --games 80 --rule players=4
+    dicetree duel rollforit --players 8 --a solver:depth=1 --b human --games 8
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
 from solver.game import GameError
+from solver.rule_options import split_rule
 from solver.match import Duel, Match
 from solver.results import format_duel, format_match
 from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
@@ -45,11 +47,18 @@ _BUILT_IN = (
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
 @click.option("--position", help="Play every deal from this position instead of random starts.")
+@click.option("--players", type=click.IntRange(1), metavar="N",
+              help="How many players sit at the table (the same as --rule players=N, for games that declare it); "
+                   "the strategies share the seats equally.")
 @rule_option
 @click.option("--no-progress", is_flag=True, help="No progress bar (there is none either where stderr is not a terminal).")
-def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, rules,
+def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, players, rules,
          no_progress) -> None:
     """Play strategies against each other in GAME and report each one's win rate with a 95% interval."""
+    if players is not None:
+        if any(split_rule(text)[0] == "players" for text in rules):
+            raise GameError("give --players or --rule players=N, not both")
+        rules = rules + (f"players={players}",)
     game = load_with_rules(game_name, rules)
     specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
     start = game.parse(position) if position is not None else None

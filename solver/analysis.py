@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from solver.exact import solve
 from solver.game import Game, GameError, State
 from solver.limits import SearchStats
+from solver.paranoid import meaning as paranoid_meaning
 from solver.ranking import MoveValue, rank_moves
 from solver.search import Searcher, SearchResult
 
@@ -124,10 +125,18 @@ def analyse(
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=results[heaviest].method,
-        value_meaning=game.describe_value(),
+        value_meaning=_meaning(game),
         hidden=deals.description,
         notes=sorted(notes),
     )
+
+
+def _meaning(game: Game) -> str:
+    """What the searched values mean: the game's own meaning, and with three or more players the
+    reduction the search used."""
+    if game.num_players <= 2:
+        return game.describe_value()
+    return f"{game.describe_value()}; {paranoid_meaning(game)}"
 
 
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:

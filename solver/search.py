@@ -65,6 +65,8 @@ from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
 from solver.chance import ChanceSampler, chance_distribution
 from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
 from solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
+from solver.paranoid import ParanoidView
+from solver.paranoid import METHOD as PARANOID
 from solver.ranking import MoveValue, point_of_view, rank_moves
 
 
@@ -100,8 +102,17 @@ class SearchResult:
 
 
 def check_searchable(game: Game) -> None:
-    """Raise :class:`GameError` unless ``game`` is one-player or two-player constant-sum, taking turns."""
-    check_game(game, "expectiminimax search", turns=True)
+    """Raise :class:`GameError` unless players take turns in ``game`` and, with two players, its
+    returns are constant-sum (more players are searched by the paranoid reduction)."""
+    check_game(game, "expectiminimax search", max_players=game.num_players, turns=True)
+
+
+def _view(game: Game, state: State) -> Game | ParanoidView:
+    """The two-sided game a search of ``state`` runs on: ``game`` itself for one or two players,
+    else its paranoid view for the player to move (:mod:`solver.paranoid`)."""
+    if game.num_players <= 2:
+        return game
+    return ParanoidView(game, game.current_player(state))
 
 
 def _simultaneous_error(game: Game, state: State) -> GameError:
@@ -123,7 +134,8 @@ def _bound_type(value: float, alpha: float, beta: float, low: float, high: float
 
 
 def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64, seed: int = 0) -> float:
-    """Player 0's expectiminimax value of ``state`` with ``depth`` decisions, without pruning or cache.
+    """Player 0's expectiminimax value of ``state`` with ``depth`` decisions, without pruning or cache
+    (with three or more players, the paranoid value of the player to move at ``state``).
 
     The reference for :class:`Searcher`: the same depth rule (chance nodes do not count) and the
     same samples at huge chance nodes.
@@ -134,6 +146,7 @@ def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64
     1.0
     """
     check_searchable(game)
+    game = _view(game, state)
 
     def value(state: State, depth: int) -> float:
         player = game.current_player(state)
@@ -192,6 +205,8 @@ class Searcher:
         oracle: Callable[[State], float | None] | None = None,
     ):
         check_searchable(game)
+        if oracle is not None and game.num_players > 2:
+            raise GameError("exact values (endgame tables) serve two-player searches only")
         self._sampler = ChanceSampler(game, chance_samples, seed)
         self.game = game
         self.star2 = star2
@@ -248,6 +263,7 @@ class Searcher:
         if mover == SIMULTANEOUS:
             raise _simultaneous_error(game, state)
         limits = SearchLimits(depth, time_limit)
+        side = self._bind(state, mover)
         actions = list(self._legal_actions(state))
         if not actions:
             raise GameError(f"no legal move at '{game.format(state)}'")
@@ -267,7 +283,7 @@ class Searcher:
                 self._generation = self.cache.generation
             values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
             solved = self._horizon == horizon
-            result = self._result(state, mover, order, values, iteration, solved, start, probes0, hits0)
+            result = self._result(state, side, order, values, iteration, solved, start, probes0, hits0)
             order = [move.action for move in result.moves]
             return result, solved
 
@@ -277,6 +293,13 @@ class Searcher:
         # behind them) are the last completed one's.
         return replace(result, method=result.method + stopped, stats=self._stats(start, probes0, hits0,
                                                                                   result.stats.sampled_chance_nodes))
+
+    def _bind(self, state: State, mover: int) -> int:
+        """Search ``game`` itself, or with three or more players its paranoid view for ``mover``;
+        the root's side in the searched game (0 maximizes, 1 minimizes)."""
+        view = _view(self.game, state)
+        self._current_player, self._returns, self._evaluate = view.current_player, view.returns, view.evaluate
+        return mover if view is self.game else 0
 
     def _set_deadline(self, deadline: float | None) -> None:
         self._deadline = deadline
@@ -300,21 +323,24 @@ class Searcher:
         )
 
     def _result(
-        self, state: State, mover: int, order: Sequence[Action], values: dict[Action, float],
+        self, state: State, side: int, order: Sequence[Action], values: dict[Action, float],
         depth: int, solved: bool, start: float, probes0: int, hits0: int,
     ) -> SearchResult:
-        """The ranked moves (mover's view) and the report of one completed iteration."""
+        """The ranked moves (the mover's view; ``side`` is the mover's in the searched game) and
+        the report of one completed iteration."""
         game = self.game
         if self.cache is not None:  # the root's entry starts the principal line
-            best0 = max(order, key=values.__getitem__) if mover == 0 else min(order, key=values.__getitem__)
+            best0 = max(order, key=values.__getitem__) if side == 0 else min(order, key=values.__getitem__)
             self.cache.store(self._key(state), depth, values[best0], EXACT, best0)
         view = self.pov.view
         # Stable ranking: ties keep the search order.
-        moves = rank_moves((a, game.action_name(state, a), view(values[a], seen_by=0, player=mover)) for a in order)
+        moves = rank_moves((a, game.action_name(state, a), view(values[a], seen_by=0, player=side)) for a in order)
         method = (
             f"depth {depth} (iterative deepening, {'Star2' if self.star2 else 'Star1'}, "
             f"{'cache' if self.cache is not None else 'no cache'})"
         )
+        if game.num_players > 2:
+            method += f"; {PARANOID} ({game.num_players} players)"
         if solved:
             method += "; exact: every line ends the game (or reaches exact values) within the depth"
         chance_note = self._sampler.note()

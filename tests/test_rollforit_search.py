@@ -56,10 +56,10 @@ def test_best_ranks_take_back_and_every_placement():
     assert all(0 < m.value < 1 for m in ranked.moves) and ranked.moves[-1].name == "none"  # placing nothing is worst
 
 
-def test_more_than_two_players_are_refused_by_the_search_in_one_line():
+def test_more_than_two_players_are_searched_by_the_paranoid_reduction():
     game = RollForIt(players=3)
-    with pytest.raises(GameError, match="played here by 3 players: expectiminimax search handles at most 2"):
-        Searcher(game)
+    result = Searcher(game, cache_slots=2**16).search(game.parse(game.example_position()), depth=2)
+    assert "paranoid reduction (3 players)" in result.method and result.best.name == "take back"
 
 
 def test_the_exact_solver_on_a_tiny_endgame():

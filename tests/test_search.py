@@ -189,8 +189,8 @@ def test_refuses_what_it_cannot_search():
         Searcher(SimultaneousStub()).search("start", depth=1)
     with pytest.raises(GameError, match="simultaneous"):
         expectimax(SimultaneousStub(), "start", 1)
-    with pytest.raises(GameError, match="3 players"):
-        Searcher(RandomTree(1, players=3))
+    with pytest.raises(GameError, match="serve two-player searches only"):
+        Searcher(RandomTree(1, players=3), oracle=lambda state: None)
     with pytest.raises(GameError, match="at least 1"):
         searcher.search(HighRoll().parse("2 1"), depth=0)
 

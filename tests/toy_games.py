@@ -160,14 +160,25 @@ class RandomTree(Game):
 
     def returns(self, state: int) -> tuple[float, ...]:
         value = self.nodes[state].value
-        return (value,) if self.num_players == 1 else (value, self.low + self.high - value)
+        if self.num_players == 1:
+            return (value,)
+        if self.num_players == 2:
+            return value, self.low + self.high - value
+        return (value,) + tuple(self._other(state, player, 1) for player in range(1, self.num_players))
+
+    def _other(self, state: int, player: int, salt: int) -> float:
+        """A third (or later) player's own return (salt 1) or heuristic (salt 2): with three or more
+        players the values are not constant-sum, each drawn from the node, the player and the salt."""
+        return random.Random(state * 1009 + player * 31 + salt).uniform(self.low, self.high)
 
     def value_bounds(self) -> ValueBounds:
         return ValueBounds(self.low, self.high)
 
     def evaluate(self, state: int, player: int) -> float:
         value = self.nodes[state].heuristic
-        return value if player == 0 else self.low + self.high - value
+        if player == 0:
+            return value
+        return self.low + self.high - value if self.num_players == 2 else self._other(state, player, 2)
 
     def parse(self, text: str) -> int:
         if not (text.startswith("n") and text[1:].isdigit() and int(text[1:]) < len(self.nodes)):

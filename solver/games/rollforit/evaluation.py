@@ -90,6 +90,9 @@ class Race:
         fresh = [card.points / expected_rolls(card.dice, DICE_PER_PLAYER) for card in game.cards]
         self.pace = pace_factor * sum(fresh) / len(fresh)
         self._cache: dict[RollForItState, tuple[float, ...]] = {}
+        # A player's race time, while another moves, depends only on the cards, their own dice and
+        # score and their place in the turn order: shared by every leaf of another player's turn.
+        self._waiting: dict[tuple, float] = {}
 
     def values(self, state: RollForItState) -> tuple[float, ...]:
         """Every player's estimated win chance (summing to 1)."""
@@ -112,14 +115,30 @@ class Race:
         if need <= 0:
             return 0.0
         n = game.num_players
-        placing = player == state.mover and state.phase in (PLACE, FLIP)
-        offset = 1.0 if placing else ((player - state.mover) % n) / n
-        free = DICE_PER_PLAYER - dice_on_cards(state, player)
-        opens = [missing(game.cards[card].dice, on_card[player]) for card, on_card in zip(state.cards, state.placed)]
-        if placing:  # the rolled faces not placed yet go where the mover would put them
-            opens, free = self._place_rolled(state, opens, free)
+        if player == state.mover and state.phase in (PLACE, FLIP):
+            # The rolled faces not placed yet go where the mover would put them; the roll is used.
+            opens = [missing(game.cards[card].dice, on_card[player])
+                     for card, on_card in zip(state.cards, state.placed)]
+            opens, free = self._place_rolled(state, opens, DICE_PER_PLAYER - dice_on_cards(state, player))
+            return self._time(state.cards, opens, free, need, 1.0)
+        offset = ((player - state.mover) % n) / n
+        mine = tuple(on_card[player] for on_card in state.placed)
+        key = (state.cards, mine, need, offset)
+        known = self._waiting.get(key)
+        if known is None:
+            if len(self._waiting) > 1 << 17:
+                self._waiting.clear()
+            opens = [missing(game.cards[card].dice, on) for card, on in zip(state.cards, mine)]
+            free = DICE_PER_PLAYER - sum(len(on) for on in mine)
+            known = self._waiting[key] = self._time(state.cards, opens, free, need, offset)
+        return known
+
+    def _time(self, cards: tuple[int, ...], opens: list, free: int, need: int, offset: float) -> float:
+        """Rounds to 40 for a player ``need`` points short, with ``opens`` images open on the face-up
+        ``cards`` and ``free`` dice, who rolls next after ``offset`` rounds."""
+        game = self.game
         credit, finish = 0.0, math.inf
-        for card, open_images in zip(state.cards, opens):
+        for card, open_images in zip(cards, opens):
             images, points = game.cards[card].dice, game.cards[card].points
             fresh = expected_rolls(images, DICE_PER_PLAYER)
             rolls = min(expected_rolls(open_images, free), fresh)  # else after a Take Back
