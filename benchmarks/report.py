@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
+
+CELLS = Path(__file__).resolve().parent / ".cells"
+"""Where long benchmarks keep the cells they finished (not committed): a run stopped half-way
+resumes from them. Delete a benchmark's folder to measure afresh."""
 
 
 def write_report(stem: Path | str, markdown: str, data: dict) -> None:
@@ -14,3 +20,19 @@ def write_report(stem: Path | str, markdown: str, data: dict) -> None:
     stem.with_suffix(".md").write_text(markdown.rstrip("\n") + "\n")
     stem.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {stem.with_suffix('.md')} and {stem.with_suffix('.json')}")
+
+
+def cell(benchmark: str, name: str, compute: Callable[[], dict]) -> dict:
+    """``compute()``'s result for one cell of ``benchmark``, kept in ``.cells/benchmark/name.json``:
+    a rerun reads the cell instead of computing it again (written atomically, so a run killed while
+    writing leaves no half cell)."""
+    path = CELLS / benchmark / f"{name}.json"
+    if path.exists():
+        print(f"  {benchmark}/{name}: kept from an earlier run ({path})")
+        return json.loads(path.read_text())
+    value = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.write_text(json.dumps(value))
+    os.replace(partial, path)
+    return value

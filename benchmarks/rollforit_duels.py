@@ -6,9 +6,12 @@ Two kinds of match:
   every rotation would play the same game); each game's win is credited to the place in the turn
   order (1st to move, 2nd, ...) of its winner (shared wins split), so the table shows how much
   moving first is worth at each player count (fair: 1/N each);
-* **strength** — :class:`solver.match.Match` (common random numbers, seats rotated): ``race`` (one ply on the evaluation) against ``human`` (and ``random`` where the
-  count leaves a seat), each strategy's share of the wins with a 95% interval (Student's t over
-  the deals), against its fair share.
+* **strength** — :class:`solver.match.Match` (common random numbers, seats rotated): ``race`` (one
+  ply on the evaluation) against ``human`` (and ``random`` where the count leaves a seat), and at
+  2, 4 and 8 players ``solver:depth=1`` (the search; paranoid beyond two players) against
+  ``race``; each strategy's share of the wins with a 95% interval (Student's t over the deals),
+  against its fair share. The solver's matches are kept as cells (``benchmarks/.cells/``): a run
+  stopped half-way resumes from those finished.
 
 Usage::
 
@@ -27,7 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from report import write_report
+from report import cell, write_report
 
 from solver.figures import heatmap
 from solver.games.rollforit import RollForIt
@@ -73,6 +76,35 @@ def strength(players: int, games: int, seed: int) -> dict:
     return {"lineup": lineup, "games": result.games, "rows": rows}
 
 
+SOLVER_GAMES = {2: 40, 4: 24, 8: 16}
+"""The solver's duels against ``race``: games at each count (a depth-1 choice costs 40 to 60 ms)."""
+
+
+def solver_strength(players: int, games: int, seed: int) -> dict:
+    """``solver:depth=1`` (paranoid beyond two players) against ``race``, seats shared equally."""
+    game = RollForIt(players=players)
+    lineup = ("solver:depth=1", "race")
+    result = Match(game, lineup, games=games, seed=seed).run(jobs=2)
+    rows = []
+    for index, spec in enumerate(lineup):
+        low, high = result.interval(index)
+        rows.append({"strategy": spec, "share": result.share(index), "low": low, "high": high,
+                     "fair": result.fair_share(index)})
+    return {"lineup": lineup, "games": result.games, "rows": rows}
+
+
+def strength_lines(players: int, duel: dict) -> list[str]:
+    """The table rows of one strength match: each strategy's share (its seats together)."""
+    lines = []
+    for name in dict.fromkeys(duel["lineup"]):
+        rows = [row for row in duel["rows"] if row["strategy"] == name]
+        share, fair = sum(r["share"] for r in rows), sum(r["fair"] for r in rows)
+        interval = f"{rows[0]['low']:.1%} to {rows[0]['high']:.1%}" if len(rows) == 1 else f"({len(rows)} seats)"
+        lines.append(f"| {players} | {' / '.join(duel['lineup'])} | {duel['games']} | {name} | "
+                     f"{share:.1%} | {interval} | {fair:.1%} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -89,14 +121,14 @@ def main() -> None:
         cells = ", ".join(f"{m:.1%} ± {h:.1%}" for m, h in order["shares"])
         order_rows.append(f"| {players} | {order['games']} | {order['turns']:.1f} | {1 / players:.1%} | {cells} |")
         table[i, :players] = [m for m, _ in order["shares"]]
-        duel = strength(players, strength_games, args.seed)
-        data["strength"][players] = duel
-        for name in dict.fromkeys(duel["lineup"]):
-            rows = [row for row in duel["rows"] if row["strategy"] == name]
-            share, fair = sum(r["share"] for r in rows), sum(r["fair"] for r in rows)
-            interval = f"{rows[0]['low']:.1%} to {rows[0]['high']:.1%}" if len(rows) == 1 else f"({len(rows)} seats)"
-            strength_rows.append(f"| {players} | {' / '.join(duel['lineup'])} | {duel['games']} | {name} | "
-                                 f"{share:.1%} | {interval} | {fair:.1%} |")
+        duels = [strength(players, strength_games, args.seed)]
+        if players in SOLVER_GAMES:
+            games = 4 if args.quick else SOLVER_GAMES[players]
+            duels.append(cell("rollforit_duels", f"solver-{players}-{games}-{args.seed}",
+                              lambda: solver_strength(players, games, args.seed)))
+        data["strength"][players] = duels
+        for duel in duels:
+            strength_rows.extend(strength_lines(players, duel))
     data["seconds"] = round(time.perf_counter() - started, 1)
     heatmap(RESULTS / ("duels-quick.png" if args.quick else "duels.png"), table, list(COUNTS),
             list(range(1, max(COUNTS) + 1)), title="Win share by place in the turn order (human in every seat)",
