@@ -13,6 +13,10 @@ random start from ``game.new_game``, or the given position with its unknown card
 seeded stream of chance outcomes, so the luck of the dice largely cancels and the difference that
 remains is the strategies'. A :class:`Duel` is the two-seat case: each deal twice, seats swapped.
 
+**What a seat sees.** Each strategy chooses from its own player's observation
+(:meth:`~solver.game.Game.observe`) — in RolldownBeta its own hand, not the opponent's — unless
+its spec says ``all-seeing`` (:mod:`solver.strategies`).
+
 **Parallel and deterministic.** Each deal depends only on the seed and its index, so ``jobs``
 worker processes give the same games and the same result as one.
 
@@ -73,13 +77,16 @@ def play_game(
     limit = game.turn_limit.turns if turn_limit is None else turn_limit
     count = len(strategies)
     decisions, thinking = [0] * count, [0.0] * count
+    hides = game.game_type.hidden_information
     for strategy in strategies:
-        strategy.new_game(start)
+        strategy.new_game(start if strategy.all_seeing or not hides else None)
 
     def choose(state: State, player: int, options: Sequence) -> object:
         index = lineup[player]
+        strategy = strategies[index]
+        seen = state if strategy.all_seeing or not hides else game.observe(state, player)
         started = time.perf_counter()
-        action = strategies[index].choose(game, state, player, options, choices[index])
+        action = strategy.choose(game, seen, player, options, choices[index])
         thinking[index] += time.perf_counter() - started
         decisions[index] += 1
         return action
@@ -215,6 +222,7 @@ class Match:
             game_name=game.name, players=game.num_players, specs=self.specs, seed=self.seed,
             start=game.format(self.start) if self.start is not None else "", records=records, jobs=jobs,
             elapsed=time.perf_counter() - started, turn_limit=limit, objective=game.objective,
+            hidden_information=game.game_type.hidden_information,
         )
 
 

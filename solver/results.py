@@ -111,6 +111,7 @@ class MatchResult:
     elapsed: float
     turn_limit: TurnLimit = TurnLimit()
     objective: str = ""
+    hidden_information: bool = False  # the game hides something from a player (what strategies see)
 
     @property
     def games(self) -> int:
@@ -194,6 +195,20 @@ def letters(count: int) -> str:
     return ascii_uppercase[:count]
 
 
+def sight(result: MatchResult) -> str:
+    """What the strategies saw, for a report."""
+    if not result.hidden_information:
+        return "Every strategy sees the whole position (the game hides nothing)."
+    names = letters(len(result.specs))
+    seeing = [names[i] for i, spec in enumerate(result.specs) if spec.all_seeing]
+    own = "its own player's view (the opponent's hidden cards unknown; searches average over the possible hands)"
+    if not seeing:
+        return f"Every strategy sees {own}."
+    if len(seeing) == len(result.specs):
+        return "Every strategy is all-seeing: it sees the whole position, the hidden cards included."
+    return f"{', '.join(seeing)} all-seeing (sees the hidden cards); the others see {own}."
+
+
 def format_duel(result: MatchResult) -> str:
     """A duel's report (two strategies, two seats): setup, the common-random-numbers note, A's win
     rate with its interval."""
@@ -218,7 +233,7 @@ def format_duel(result: MatchResult) -> str:
         f"{result.games:,} games {starts}: {result.deals:,} deals (seed {result.seed}), each played twice",
         "Common random numbers: both games of a deal have the same start and the same dice sequence (one seeded",
         "  stream per deal) with the seats swapped, so the dice's luck largely cancels between the strategies.",
-        "Every strategy sees both hands (perfect information).",
+        sight(result),
         "",
         f"A won {_points(result.score)} of {result.games:,} games: {result.rate:.1%} "
         f"(95% CI {low:.1%} to {high:.1%}, {method})",
@@ -266,7 +281,7 @@ def format_match(result: MatchResult) -> str:
         "  so every strategy plays every seat equally often" + (f" (each holds {n // k} seats a game)." if n > k else "."),
         "Common random numbers: the games of a deal have the same start and one seeded dice stream (aligned",
         "  until the strategies' choices make the games differ); each strategy has its own choice stream.",
-        "Every strategy sees the whole position. Shared wins are split: the shares add up to 100%.",
+        sight(result) + " Shared wins are split: the shares add up to 100%.",
         "",
         f"{'strategy':<28} {'win share':>9}  {'95% CI':<15} {'fair share':>10}  verdict",
     ]

@@ -12,16 +12,24 @@ The built-in kinds fit every game of the kind they are for:
   ``solver:depth=N`` (the simultaneous search's optimal mixed strategy sampled, default depth 1).
 
 A game adds kinds of its own, or replaces a built-in one of the same name, through
-:meth:`~solver.game.Game.strategies` (a tuple of :class:`StrategyKind`). Every strategy sees the
-whole position.
+:meth:`~solver.game.Game.strategies` (a tuple of :class:`StrategyKind`).
+
+**What a strategy sees.** In play (:func:`solver.match.play_game`) a strategy is given its own
+player's observation (:meth:`~solver.game.Game.observe`: RolldownBeta hides the opponent's hand),
+and the search-based kinds average their moves' values over the positions the observation allows
+(:func:`solver.analysis.analyse`, "perfect-information Monte Carlo"; ``hands=N`` positions at most,
+sampled beyond). The word ``all-seeing`` among a spec's options (``solver:depth=2,all-seeing``) gives
+the old play on the whole position, the hidden cards included, named so in every report.
 
 Usage::
 
     >>> from solver.games import load_game
     >>> game = load_game("rolldown")
     >>> spec = parse_strategy("solver:depth=3", game)
-    >>> spec, spec.option("depth")
-    (StrategySpec(kind='solver', options=(('depth', 3),)), 3)
+    >>> str(spec), spec.option("depth"), spec.all_seeing
+    ('solver:depth=3,hands=16', 3, False)
+    >>> str(parse_strategy("solver:depth=3,all-seeing", game))
+    'solver:depth=3,hands=16,all-seeing'
     >>> state = game.parse("d8:5,d6:2/d6:6,d4:4 a -/-")
     >>> greedy = make_strategy(game, "greedy")
     >>> game.action_name(state, greedy.choose(game, state, 0, game.legal_actions(state), random.Random(0)))
@@ -36,8 +44,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from solver.analysis import analyse
 from solver.exact import ExactSolution, solve
 from solver.game import Action, Game, GameError, State
+from solver.ranking import MoveValue
 from solver.rule_options import RuleOption, shorten
 from solver.search import Searcher, check_searchable
 from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, sample_choice
@@ -45,6 +55,10 @@ from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, sample
 DEFAULT_SOLVER_DEPTH = 2
 DEFAULT_SIMULTANEOUS_DEPTH = 1
 DEFAULT_EXACT_STATES = 20_000
+DEFAULT_HANDS = 16
+"""Positions a search-based strategy averages over where its player's view hides information: few,
+as it decides at every turn of every game (``best`` averages over many more)."""
+ALL_SEEING = "all-seeing"
 
 
 @dataclass(frozen=True)
@@ -53,11 +67,12 @@ class StrategySpec:
 
     kind: str
     options: tuple[tuple[str, int], ...] = ()
+    all_seeing: bool = False
+    """Plays on the whole position, what its player cannot see included (see the module notes)."""
 
     def __str__(self) -> str:
-        if not self.options:
-            return self.kind
-        return f"{self.kind}:" + ",".join(f"{key}={value}" for key, value in self.options)
+        items = [f"{key}={value}" for key, value in self.options] + (["all-seeing"] if self.all_seeing else [])
+        return f"{self.kind}:" + ",".join(items) if items else self.kind
 
     def option(self, key: str, default: int | None = None) -> int:
         value = dict(self.options).get(key, default)
@@ -75,9 +90,12 @@ class Strategy(ABC):
     """
 
     shareable: bool = False
+    all_seeing: bool = False
+    """Given the whole position in play rather than its player's observation (set from the spec)."""
 
-    def new_game(self, start: State) -> None:
-        """Called before each game with its start (strategies that keep per-game knowledge reset it)."""
+    def new_game(self, start: State | None) -> None:
+        """Called before each game with its start, or None where the start holds what the strategy
+        may not see (strategies that keep per-game knowledge reset it)."""
 
     @abstractmethod
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
@@ -100,18 +118,28 @@ class StrategyKind:
     help: str
     options: tuple[RuleOption, ...] = ()
     check: Callable[[Game], None] | None = None
+    hidden_options: tuple[RuleOption, ...] = ()
+    """Options that only games with hidden information read (a spec has them only there)."""
 
-    def usage(self) -> str:
-        """``solver:depth=N``, ``exact[:max_states=N,fallback=N]``."""
-        if not self.options:
+    def usage(self, hidden: bool = False) -> str:
+        """``solver:depth=N``, ``exact[:max_states=N,fallback=N]`` (``hidden``: for a game that hides
+        information, whose specs take :attr:`hidden_options` and ``all-seeing`` too)."""
+        options = self.options + self.hidden_options if hidden else self.options
+        if not options:
             return self.name
-        return f"{self.name}:" + ",".join(f"{option.name}=N" for option in self.options)
+        return f"{self.name}:" + ",".join(f"{option.name}=N" for option in options)
 
-    def parse(self, text: str, rest: str) -> StrategySpec:
-        """The spec with ``rest`` (``depth=3,reroll=1``) read over the defaults."""
-        declared = {option.name: option for option in self.options}
-        values = {option.name: option.default for option in self.options}
+    def parse(self, text: str, rest: str, hidden: bool = False) -> StrategySpec:
+        """The spec with ``rest`` (``depth=3,reroll=1``) read over the defaults; ``hidden``: for a
+        game that hides information (:attr:`hidden_options` and ``all-seeing`` allowed)."""
+        options = self.options + self.hidden_options if hidden else self.options
+        declared = {option.name: option for option in options}
+        values = {option.name: option.default for option in options}
+        all_seeing = False
         for item in filter(None, rest.split(",")):
+            if item == ALL_SEEING and hidden:
+                all_seeing = True
+                continue
             key, equals, value = item.partition("=")
             if key not in declared or not equals:
                 known = ", ".join(f"{k}=N" for k in declared) or "none"
@@ -122,7 +150,7 @@ class StrategyKind:
                 raise GameError(f"strategy '{shorten(text)}': {key} must be a whole number from {low} to {high:,}, "
                                 f"not '{shorten(value)}'")
             values[key] = int(value)
-        return StrategySpec(self.name, tuple(values.items()))
+        return StrategySpec(self.name, tuple(values.items()), all_seeing)
 
 
 def int_option(name: str, default: int, low: int, high: int, help: str) -> RuleOption:
@@ -141,14 +169,24 @@ class RandomStrategy(Strategy):
 
 
 class SolverStrategy(Strategy):
-    """The best move of a depth-limited search (``depth`` from the spec; greedy uses depth 1)."""
+    """The best move of a depth-limited search (``depth`` from the spec; greedy uses depth 1); on a
+    position with hidden information, of the search averaged over the ``hands`` positions it may be."""
 
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
+        self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
         self.searcher = Searcher(game, cache_slots=2**18 if self.depth > 1 else 2**12)
 
+    def ranked(self, game: Game, state: State, depth: int, rng: random.Random) -> list[MoveValue]:
+        """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
+        if not game.game_type.hidden_information:
+            return self.searcher.search(state, depth=depth).moves
+        seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
+        return analyse(game, state, depth=depth, searcher=self.searcher, hands_exact=self.hands,
+                       hand_samples=self.hands, seed=seed).moves
+
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
-        return self.searcher.search(state, depth=self.depth).best.action
+        return self.ranked(game, state, self.depth, rng)[0].action
 
 
 class GreedyStrategy(SolverStrategy):
@@ -159,7 +197,7 @@ class GreedyStrategy(SolverStrategy):
         super().__init__(game, spec, depth=1)
 
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
-        moves = self.searcher.search(state, depth=1).moves  # best first
+        moves = self.ranked(game, state, 1, rng)  # best first
         return next((move.action for move in moves if game.is_progress(state, move.action)), moves[0].action)
 
 
@@ -186,10 +224,13 @@ class ExactStrategy(Strategy):
         self._solved: OrderedDict[Hashable, ExactSolution] = OrderedDict()
         self._too_large: OrderedDict[Hashable, None] = OrderedDict()
 
-    def new_game(self, start: State) -> None:
+    def new_game(self, start: State | None) -> None:
         self.solution, self.start = None, start
 
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
+        if game.game_type.hidden_information and len(game.determinize(state, max_exact=2, samples=2).states) > 1:
+            self.fallbacks += 1  # the position hides something: no one solution is the game's
+            return self.fallback.choose(game, state, player, options, rng)
         if self.start is not None:  # the game's first decision: try to solve the whole game
             self.solution, self.start = self._solve(self.start), None
         if self.solution is None or game.key(state) not in self.solution.graph.index:
@@ -249,12 +290,16 @@ def depth_option(default: int) -> RuleOption:
     return int_option("depth", default, 1, 12, "decisions searched")
 
 
+HANDS_OPTION = int_option("hands", DEFAULT_HANDS, 1, 10_000,
+                          "positions averaged where the game hides information (enumerated up to N, else N sampled)")
+"""The ``hands`` option of the search-based kinds (read only by games with hidden information)."""
+
 TURN_KINDS = (
     StrategyKind("random", lambda game, spec: RandomStrategy(), "a legal move, uniformly"),
     StrategyKind("greedy", GreedyStrategy, "the best progress move, else the best one-ply move",
-                 check=check_searchable),
+                 check=check_searchable, hidden_options=(HANDS_OPTION,)),
     StrategyKind("solver", SolverStrategy, "the depth-N search's best move",
-                 (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable),
+                 (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable, hidden_options=(HANDS_OPTION,)),
     StrategyKind("exact", ExactStrategy, "the exact solver's move where at most max_states states, else "
                  "solver:depth=fallback",
                  (int_option("max_states", DEFAULT_EXACT_STATES, 1, 50_000_000, "states solved at most"),
@@ -288,7 +333,9 @@ def strategy_names(game: Game | None) -> str:
     >>> strategy_names(None)
     'random, greedy, solver:depth=N, exact:max_states=N,fallback=N'
     """
-    return ", ".join(kind.usage() for kind in strategy_kinds(game).values())
+    hidden = game is not None and game.game_type.hidden_information
+    names = ", ".join(kind.usage(hidden) for kind in strategy_kinds(game).values())
+    return names + f" (each may add ',{ALL_SEEING}': it then sees the hidden cards)" if hidden else names
 
 
 def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
@@ -310,7 +357,7 @@ def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
     kind = kinds[name]
     if game is not None and kind.check is not None:
         kind.check(game)
-    return kind.parse(text, rest)
+    return kind.parse(text, rest, hidden=game is not None and game.game_type.hidden_information)
 
 
 def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:
@@ -319,7 +366,9 @@ def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:
     kinds = strategy_kinds(game)
     if spec.kind not in kinds:
         raise GameError(f"unknown strategy '{spec}': choose {strategy_names(game)}")
-    return kinds[spec.kind].make(game, spec)
+    strategy = kinds[spec.kind].make(game, spec)
+    strategy.all_seeing = spec.all_seeing
+    return strategy
 
 
 __all__ = [

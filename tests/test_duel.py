@@ -103,11 +103,13 @@ def test_the_turn_limit_is_the_games_declaration():
 
 
 def test_strategy_specs():
-    assert str(parse_strategy("solver", GAME)) == "solver:depth=2"
+    assert str(parse_strategy("solver", GAME)) == "solver:depth=2,hands=16"  # RolldownBeta hides hands
+    assert str(parse_strategy("solver:hands=4,all-seeing", GAME)) == "solver:depth=2,hands=4,all-seeing"
+    assert str(parse_strategy("solver", load_game("dicegeddon"))) == "solver:depth=2"  # hides nothing
     assert str(parse_strategy("exact:fallback=1", GAME)) == "exact:max_states=20000,fallback=1"
     for bad, phrase in [("minimax", "unknown strategy"), ("solver:depth=0", "depth must be"),
                         ("solver:width=3", "unknown option"), ("random:depth=2", "options of random: none"),
-                        ("buy-dice", "unknown strategy")]:  # another game's kind is not offered here
+                        ("buy-dice", "unknown strategy"), ("solver:all-seeing=1", "unknown option")]:  # another game's kind is not offered here
         with pytest.raises(GameError, match=phrase):
             parse_strategy(bad, GAME)
     with pytest.raises(GameError, match="even"):
