@@ -179,7 +179,7 @@ class SolverStrategy(Strategy):
 
     def ranked(self, game: Game, state: State, depth: int, rng: random.Random) -> list[MoveValue]:
         """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
-        if not game.game_type.hidden_information:
+        if self.all_seeing or not game.game_type.hidden_information:
             return self.searcher.search(state, depth=depth).moves
         seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
         return analyse(game, state, depth=depth, searcher=self.searcher, hands_exact=self.hands,
