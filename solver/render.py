@@ -182,7 +182,8 @@ def _draw_edge(dot: graphviz.Digraph, tree: DecisionTree, u: int, v: int, data: 
             label = f"<<B>{name}</B>>"
             attrs.update(penwidth="2.4", color="#222222", fontcolor="#000000", weight="3")
         else:
-            loss = "tied" if data["tied"] else f"−{data['loss']:.{tree.options.decimals}f}"
+            # A loss is how much worse than the best (never negative), as in `best`'s table and JSON.
+            loss = "tied" if data["tied"] else f"loss {data['loss']:.{tree.options.decimals}f}"
             label = f"<{name} {_small(loss, '#b03030' if not data['tied'] else '#555555', 9)}>"
             attrs.update(penwidth="0.9")
     else:
