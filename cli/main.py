@@ -48,6 +48,7 @@ def main() -> None:
 
 def _register() -> None:
     from cli.best import best
+    from cli.check import check
     from cli.duel import duel
     from cli.notation import notation
     from cli.rules import rules
@@ -56,6 +57,7 @@ def _register() -> None:
     from cli.tree import tree
 
     main.add_command(best)
+    main.add_command(check)
     main.add_command(duel)
     main.add_command(notation)
     main.add_command(rules)

@@ -402,3 +402,70 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
     except GameError:
         return ""
     return f"the whole state graph has {graph.num_states:,} states: `--exact` solves it"
+
+
+@dataclass(frozen=True)
+class PositionCheck:
+    """What ``dicetree check`` says of a position, without searching: its canonical form, whose turn
+    it is (``turn``: ``decision``, ``simultaneous``, ``chance`` or ``over``), the legal moves of each
+    player who chooses (by name), and how hidden information was read."""
+
+    game: str
+    position: str
+    turn: str
+    summary: str
+    moves: dict[str, list[str]]
+    hidden: str = ""
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "position": self.position, "turn": self.turn, "summary": self.summary,
+                "moves": self.moves, "hidden_information": self.hidden}
+
+    def to_text(self) -> str:
+        lines = [f"Position  {self.position}", f"Turn      {self.summary}"]
+        for player, names in self.moves.items():
+            lines.append(f"{player} has {len(names)} legal move{'s' if len(names) != 1 else ''}: {', '.join(names)}")
+        if self.hidden:
+            lines.append(f"Hidden cards: {self.hidden}")
+        return "\n".join(lines)
+
+
+def check_position(game: Game, state: State, hands_exact: int = 100, hand_samples: int = 64,
+                   seed: int = 0) -> PositionCheck:
+    """Read ``state`` as ``best`` would, without searching: every concrete position its hidden
+    information allows is dealt (as ``best`` deals them) and must give the mover the same moves;
+    a position ``best`` could not search raises its one-line :class:`GameError` here.
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> print(check_position(game, game.parse("d8:5/d6:3  a -/-")).to_text())
+    Position  d8:5/d6:3 a -/-
+    Turn      A to move
+    A has 3 legal moves: d8xd6, roll a.d8, roll b.d6
+    """
+    from solver.game import CHANCE, SIMULTANEOUS, TERMINAL
+
+    name = game.game_type.short_name
+    position = game.format(state)
+    player = game.current_player(state)
+    if player == TERMINAL:
+        returns = ", ".join(f"{game.player_name(p)} {r:g}" for p, r in enumerate(game.returns(state)))
+        return PositionCheck(name, position, "over", f"the game is over (returns: {returns})", {})
+    if player == CHANCE:
+        count = game.chance_outcome_count(state)
+        return PositionCheck(name, position, "chance",
+                             f"chance acts next ({count:,} outcomes): `best` searches the position after it", {})
+    if player == SIMULTANEOUS:
+        options = game.joint_actions(state)
+        moves = {game.player_name(p): [game.action_name(state, a) for a in own] for p, own in enumerate(options) if own}
+        return PositionCheck(name, position, "simultaneous", f"{', '.join(moves)} choose at once", moves)
+    deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
+    named = [{game.action_name(concrete, a) for a in game.legal_actions(concrete)} for concrete in deals.states]
+    if any(names != named[0] for names in named):
+        raise GameError("the mover's legal moves differ between the possible hidden positions: "
+                        "the mover's own cards must be known")
+    names = [game.action_name(state, a) for a in game.legal_actions(deals.states[0])]
+    if not names:
+        raise GameError(f"no legal move at '{position}'")
+    return PositionCheck(name, position, "decision", f"{game.player_name(player)} to move",
+                         {game.player_name(player): names}, deals.description)
