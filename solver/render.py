@@ -237,7 +237,7 @@ def write_tree(tree: DecisionTree, path: str | Path) -> RenderResult:
     if fmt not in FORMATS:
         raise GameError(f"the output file must end in {', '.join('.' + f for f in FORMATS)}, not '{path.name}'")
     dot_path = path if fmt == "dot" else path.with_suffix(".dot")
-    try:
+    try:  # a library call may name a new folder; the command line refuses one first (cli.options)
         dot_path.parent.mkdir(parents=True, exist_ok=True)
         dot_path.write_text(to_graphviz(tree).source, encoding="utf-8")
     except OSError as error:
