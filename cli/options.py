@@ -6,6 +6,10 @@ No option here belongs to one game: a game's own choices are its declared rule o
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import click
 
 from solver.game import Game
@@ -25,8 +29,34 @@ tables_option = click.option(
 
 rule_option = click.option(
     "--rule", "rules", multiple=True, metavar="NAME=VALUE",
-    help="A rule option of the game (repeatable; `dicetree rules GAME` lists them), e.g. --rule players=3.",
+    help="A rule option of the game, repeatable: `dicetree rules GAME` lists them (e.g. --rule players=3).",
 )
+
+
+def writable_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An ``-o`` path checked before any work: its folder must exist (none is made silently) and
+    take files, so that nothing computed is lost to a typo. A usage error (one line, exit 2) if not.
+
+    >>> writable_output(None, None, "/no/such/folder/x.svg")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: there is no folder /no/such/folder (make it first)
+    """
+    if value is None:
+        return None
+    folder = Path(value).parent
+    if not folder.is_dir():
+        problem = f"{folder} is a file, not a folder" if folder.exists() else f"there is no folder {folder} (make it first)"
+        raise click.BadParameter(problem, ctx=ctx, param=param)
+    try:  # the folder may exist and still take no files (/proc, a read-only mount)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".dicetree-check-"):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write in {folder}: {error.strerror or error}", ctx=ctx, param=param) \
+            from None
+    if os.path.isdir(value):
+        raise click.BadParameter(f"{value} is a folder: give a file name", ctx=ctx, param=param)
+    return value
 
 
 def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
@@ -83,6 +113,19 @@ def click_option(option: RuleOption) -> click.Option:
         kind = click.Path(dir_okay=False)
     else:
         kind = click.STRING
-    short = ["-o"] if option.name == "output" else []  # every study writes files: -o NAME, as everywhere
-    return click.Option([*short, flag, option.name], type=kind, default=option.default,
-                        show_default=option.default is not None, help=option.help)
+    output = option.name == "output"  # every study writes files: -o NAME, checked first, as everywhere
+    return click.Option(["-o", flag, option.name] if output else [flag, option.name], type=kind,
+                        default=option.default, show_default=option.default is not None, help=option.help,
+                        callback=writable_output if output else None,
+                        metavar=_metavar(option))
+
+
+def _metavar(option: RuleOption) -> str | None:
+    """What the help shows after a declared option: N for whole numbers, NAME for an output stem."""
+    if option.kind == "int":
+        return "N"
+    if option.kind == "file":
+        return "FILE"
+    if option.name == "output":
+        return "NAME"
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
 from solver.render import FORMATS, write_tree
 from solver.tree import TreeOptions, build_tree
 
@@ -20,20 +20,25 @@ _defaults = TreeOptions()
 @click.command(cls=PositionCommand)
 @game_argument
 @click.argument("position")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
               help=f"The file to write: {', '.join('.' + f for f in FORMATS)} (a .dot file is always written too).")
-@click.option("--depth", type=click.IntRange(1, 8), default=_defaults.depth, show_default=True,
+@click.option("--depth", type=click.IntRange(1, 8), default=_defaults.depth, show_default=True, metavar="N",
               help="Decisions drawn (chance events do not count); the search depth of the values.")
 @click.option("--exact", is_flag=True, help="Exact values from the exact solver (small positions only).")
-@click.option("--top", type=click.IntRange(1), default=_defaults.top, show_default=True,
-              help="Keep the K best moves of each decision.")
+@click.option("--top", type=click.IntRange(1), default=_defaults.top, show_default=True, metavar="N",
+              help="Keep the N best moves of each decision.")
 @click.option("--all-moves", is_flag=True, help="Draw every move (overrides --top).")
 @click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
-              help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for chance nodes too large to list.")
+              metavar="P", help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed for chance nodes too large to list.")
 @rule_option
 def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, rules) -> None:
-    """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`)."""
+    """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`).
+
+    \b
+    Example:
+      dicetree tree rolldown "d8:2/d6:5 a K/-" --exact -o endgame.svg
+    """
     game = load_with_rules(game_name, rules)
     state = game.parse(position)
     options = TreeOptions(depth=depth, top=None if all_moves else top, min_prob=min_prob, exact=exact, seed=seed)

@@ -16,7 +16,7 @@ Usage::
     >>> game.action_name(solution.root, solution.best_action(solution.root))
     'roll a.d4'
     >>> solution.principal_line()  # recommended moves, following the likeliest chance outcome
-    ['roll a.d4', '(a.d4=1)', 'd4xd4']
+    ['roll a.d4', '[a.d4=1]', 'd4xd4']
     >>> solution.residual < 1e-12 and solution.certified, solution.never_ending
     (True, ())
 
@@ -241,7 +241,7 @@ class ExactSolution:
 
     def principal_line(self, state: State | None = None, length: int = 20) -> list[str]:
         """The recommended moves from ``state`` (the root by default), following the most likely
-        chance outcome, as move names (chance outcomes shown as ``(name)``)."""
+        chance outcome, as move names (chance outcomes in brackets, ``[name]``, as in every line)."""
         graph = self.graph
         state = self.root if state is None else state
         line = []
@@ -254,7 +254,7 @@ class ExactSolution:
                 lo, hi = graph.indptr[i], graph.indptr[i + 1]
                 k = int(np.argmax(graph.prob[lo:hi]))
                 action = graph.labels[i][k]
-                line.append(f"({self.game.action_name(state, action)})")
+                line.append(f"[{self.game.action_name(state, action)}]")
             else:
                 action = self.best_action(state)
                 line.append(self.game.action_name(state, action))

@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from solver.game import GameError
 
@@ -121,6 +120,8 @@ def _maximin_lp(matrix: np.ndarray) -> tuple[np.ndarray, float, np.ndarray | Non
     b_ub = np.zeros(columns)
     a_eq = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * rows + [(None, None)]
+    from scipy.optimize import linprog  # 0.5 s to import: loaded by the first matrix game that needs an LP
+
     result = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
     if result.status != 0:
         raise GameError(f"the matrix game's linear program failed: {result.message}")

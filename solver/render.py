@@ -182,7 +182,8 @@ def _draw_edge(dot: graphviz.Digraph, tree: DecisionTree, u: int, v: int, data: 
             label = f"<<B>{name}</B>>"
             attrs.update(penwidth="2.4", color="#222222", fontcolor="#000000", weight="3")
         else:
-            loss = "tied" if data["tied"] else f"−{data['loss']:.{tree.options.decimals}f}"
+            # A loss is how much worse than the best (never negative), as in `best`'s table and JSON.
+            loss = "tied" if data["tied"] else f"loss {data['loss']:.{tree.options.decimals}f}"
             label = f"<{name} {_small(loss, '#b03030' if not data['tied'] else '#555555', 9)}>"
             attrs.update(penwidth="0.9")
     else:
@@ -236,7 +237,7 @@ def write_tree(tree: DecisionTree, path: str | Path) -> RenderResult:
     if fmt not in FORMATS:
         raise GameError(f"the output file must end in {', '.join('.' + f for f in FORMATS)}, not '{path.name}'")
     dot_path = path if fmt == "dot" else path.with_suffix(".dot")
-    try:
+    try:  # a library call may name a new folder; the command line refuses one first (cli.options)
         dot_path.parent.mkdir(parents=True, exist_ok=True)
         dot_path.write_text(to_graphviz(tree).source, encoding="utf-8")
     except OSError as error:

@@ -77,7 +77,8 @@ class SearchResult:
     ``stats`` counts the whole search (every iteration, an abandoned one included) and its time;
     its ``sampled_chance_nodes`` are those behind the values (the last completed iteration's).
     ``pv`` is the principal line: decisions by name, chance events in brackets along a typical
-    outcome (``[b.d6=3]``). ``exact`` is True when no line reached the depth limit, so the values
+    outcome (``[b.d6=3]``); ``lines``, when the search was asked for them, every move's own line by
+    its name (the move first). ``exact`` is True when no line reached the depth limit, so the values
     are the game's own (up to sampled chance nodes). ``chance_note`` says how chance nodes too
     large to list were handled ("" if there were none); ``method`` includes it.
     """
@@ -90,6 +91,7 @@ class SearchResult:
     stats: SearchStats
     exact: bool = False
     chance_note: str = ""
+    lines: dict[str, list[str]] | None = None
 
     @property
     def best(self) -> MoveValue:
@@ -189,7 +191,7 @@ class Searcher:
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "pov", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
         "_horizon", "_deadline", "_generation", "_sampler", "_cutoff_scores",
-        "oracle", "oracle_probes", "oracle_hits",
+        "oracle", "oracle_probes", "oracle_hits", "_want_lines",
     )
 
     def __init__(
@@ -235,6 +237,7 @@ class Searcher:
         self.oracle = oracle
         self.oracle_probes = 0
         self.oracle_hits = 0
+        self._want_lines = False
 
     # ----- the root ----------------------------------------------------------------------------
     def search(
@@ -243,13 +246,15 @@ class Searcher:
         depth: int | None = None,
         time_limit: float | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        lines: bool = False,
     ) -> SearchResult:
         """Rank every legal move of ``state`` by iterative deepening up to ``depth`` decisions.
 
         With ``time_limit`` (seconds) the deepest completed iteration is returned; without
         ``depth`` it deepens until the time is up (or :data:`~solver.limits.MAX_DEPTH`); with
         neither it searches :attr:`default_depth` (see :class:`~solver.limits.SearchLimits`).
-        ``on_iteration`` is called with the result of each completed depth.
+        ``on_iteration`` is called with the result of each completed depth. With ``lines`` the
+        result holds every move's own principal line (``SearchResult.lines``).
         """
         game = self.game
         mover = self._current_player(state)
@@ -270,6 +275,7 @@ class Searcher:
 
         start = time.perf_counter()
         self._begin_search()
+        self._want_lines = lines
         probes0, hits0 = (self.cache.probes, self.cache.hits) if self.cache is not None else (0, 0)
         children = {action: self._apply(state, action) for action in actions}
         order = actions
@@ -352,6 +358,8 @@ class Searcher:
             pv=self._principal_line(state, best, depth, values[best]), method=method,
             stats=self._stats(start, probes0, hits0, len(self._sampler.sampled)), exact=solved,
             chance_note=chance_note,
+            lines={move.name: self._principal_line(state, move.action, depth, values[move.action]) for move in moves}
+            if self._want_lines else None,
         )
 
     # ----- the recursive search (hot path) ----------------------------------------------------

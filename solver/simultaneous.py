@@ -141,7 +141,9 @@ class SimultaneousResult:
             "notes": self.notes,
         }
 
-    def to_text(self) -> str:
+    def to_text(self, top: int | None = None) -> str:
+        """The answer as text, each player's ``top`` best choices listed (all without it); a loss is
+        how much worse than the best, as everywhere (never negative)."""
         stats = self.stats
         choosers = ", ".join(answer.name for answer in self.players)
         if self.node != "simultaneous":
@@ -162,11 +164,13 @@ class SimultaneousResult:
             lines += ["", f"{answer.name}  value {answer.value:.4f}; "
                           f"{'optimal mixed strategy' if self.node == 'simultaneous' else 'best'}: {answer.strategy_text()}",
                       f"  #  {'choice':<16} {'value':>8}  {'loss':>8}  {'probability':>11}"]
-            for rank, choice in enumerate(answer.choices, 1):
-                loss = "" if choice.tied else f"{-choice.loss:+.4f}"
+            for rank, choice in enumerate(answer.choices[:top], 1):
+                loss = "" if choice.tied else f"{choice.loss:.4f}"
                 if rank > 1 and choice.tied:
                     loss = "(tied)"
                 lines.append(f"{rank:>3}  {choice.name:<16} {choice.value:>8.4f}  {loss:>8}  {choice.probability:>11.4f}")
+            if top is not None and len(answer.choices) > top:
+                lines.append(f"     ... {len(answer.choices) - top} more (--top N lists N)")
         lines.append("")
         lines += [f"Note: {note}" for note in self.notes]
         return "\n".join(lines).rstrip()

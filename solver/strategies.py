@@ -43,14 +43,23 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from solver.analysis import analyse
-from solver.exact import ExactSolution, solve
 from solver.game import Action, Game, GameError, State
 from solver.ranking import MoveValue
 from solver.rule_options import RuleOption, shorten
-from solver.search import Searcher, check_searchable
-from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, sample_choice
+
+
+def check_searchable(game: Game) -> None:
+    """:func:`solver.search.check_searchable`, loading the search only when a strategy is checked."""
+    from solver.search import check_searchable as check
+
+    check(game)
+
+
+if TYPE_CHECKING:  # the searchers and the exact solver load when a strategy is made (numpy, scipy, networkx)
+    from solver.exact import ExactSolution
+    from solver.simultaneous import SimultaneousResult
 
 DEFAULT_SOLVER_DEPTH = 2
 DEFAULT_SIMULTANEOUS_DEPTH = 1
@@ -173,6 +182,8 @@ class SolverStrategy(Strategy):
     position with hidden information, of the search averaged over the ``hands`` positions it may be."""
 
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
+        from solver.search import Searcher
+
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
         self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
         self.searcher = Searcher(game, cache_slots=2**18 if self.depth > 1 else 2**12)
@@ -181,6 +192,8 @@ class SolverStrategy(Strategy):
         """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
         if self.all_seeing or not game.game_type.hidden_information:
             return self.searcher.search(state, depth=depth).moves
+        from solver.analysis import analyse
+
         seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
         return analyse(game, state, depth=depth, searcher=self.searcher, hands_exact=self.hands,
                        hand_samples=self.hands, seed=seed).moves
@@ -247,6 +260,8 @@ class ExactStrategy(Strategy):
             return self._solved[key]
         if key in self._too_large:
             return None
+        from solver.exact import solve
+
         try:
             solution = solve(self.game, state, max_states=self.max_states)
         except GameError:  # too many states, or a chance node that can only be sampled
@@ -274,6 +289,8 @@ class SimultaneousSolverStrategy(Strategy):
     shareable = True
 
     def __init__(self, game: Game, spec: StrategySpec):
+        from solver.simultaneous import SimultaneousSearcher
+
         self.depth = spec.option("depth", DEFAULT_SIMULTANEOUS_DEPTH)
         self.searcher = SimultaneousSearcher(game, cache_limit=200_000)
         self._last: tuple[Hashable, SimultaneousResult] | None = None
@@ -282,6 +299,8 @@ class SimultaneousSolverStrategy(Strategy):
         key = game.key(state)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.searcher.search(state, depth=self.depth))
+        from solver.simultaneous import sample_choice
+
         return sample_choice(self._last[1], player, rng)
 
 

@@ -27,7 +27,7 @@ def test_best_json_has_the_documented_fields():
     answer = json.loads(result.stdout)
     assert {"moves", "best", "value", "depth", "nodes"} <= set(answer)
     assert answer["best"] == "d8xd6" and answer["value"] == 1.0
-    assert answer["moves"][0] == {"move": "d8xd6", "value": 1.0, "loss": 0.0}
+    assert answer["moves"][0] == {"move": "d8xd6", "value": 1.0, "loss": 0.0, "tied": True}
     assert all(m["loss"] >= 0 for m in answer["moves"])
     values = [m["value"] for m in answer["moves"]]
     assert values == sorted(values, reverse=True)

@@ -32,7 +32,7 @@ def test_best_json_has_strategies_that_add_up():
     assert answer["node"] == "simultaneous" and answer["depth"] == 1
     for player in answer["players"]:
         assert sum(player["strategy"].values()) == pytest.approx(1)
-        assert {"choice", "value", "loss", "probability"} == set(player["choices"][0])
+        assert {"move", "value", "loss", "tied", "probability"} == set(player["moves"][0])
     assert answer["players"][0]["value"] + answer["players"][1]["value"] == pytest.approx(1)
 
 

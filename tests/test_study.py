@@ -28,6 +28,7 @@ def read_csv(path) -> tuple[list[str], list[list[str]]]:
 @pytest.mark.parametrize("hand", ["-/-", "K/-"])
 def test_cli_values_equal_probes_and_best_moves_are_legal_and_top(tables, tmp_path, hand):
     stem = tmp_path / "out" / "d8-d6"
+    stem.parent.mkdir()  # the command line makes no folder silently
     result = run("study", "rolldown", "--mine", "d8", "--theirs", "d6", "--hand", hand, "-o", str(stem))
     assert result.exit_code == 0, result.output
     game = Rolldown()

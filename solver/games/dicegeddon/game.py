@@ -12,13 +12,16 @@ with the notation, the fitted evaluation, the standard hooks and the army study.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from solver.game import GameType
-from solver.games.dicegeddon.armies import DicegeddonStudy
 from solver.games.dicegeddon.evaluation import evaluate
 from solver.games.dicegeddon.notation import action_name, format_position, notation_help, parse_position
 from solver.games.dicegeddon.rules import DicegeddonRules, canonical
 from solver.games.dicegeddon.state import Attack, DicegeddonState
+
+if TYPE_CHECKING:
+    from solver.games.dicegeddon.armies import DicegeddonStudy
 
 
 class Dicegeddon(DicegeddonRules):
@@ -64,6 +67,8 @@ class Dicegeddon(DicegeddonRules):
         return isinstance(action, Attack)
 
     def study(self) -> DicegeddonStudy:
+        from solver.games.dicegeddon.armies import DicegeddonStudy  # the exact solver's libraries load with it
+
         return DicegeddonStudy(Dicegeddon)
 
     def canonical(self) -> CanonicalDicegeddon:

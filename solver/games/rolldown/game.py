@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from cache.store import TableStore
 from solver.game import Deals, Game, GameError, GameType
 from solver.games.rolldown.cards import UNKNOWN
 from solver.games.rolldown.evaluation import evaluate as evaluate_position
@@ -34,9 +34,11 @@ from solver.games.rolldown.state import (
     PLAYER_NAMES,
     RolldownState,
 )
-from solver.games.rolldown.study import EndgameStudy
-from solver.games.rolldown.tablebase import Tablebase
 from solver.rule_options import RuleOption
+
+if TYPE_CHECKING:  # tables and the study load numpy: they load when asked for, not with the game
+    from solver.games.rolldown.study import EndgameStudy
+    from solver.games.rolldown.tablebase import Tablebase
 
 
 class Rolldown(RolldownRules, Game):
@@ -125,9 +127,14 @@ class Rolldown(RolldownRules, Game):
                 raise GameError("exact values of RolldownBeta come from endgame tables, which hold the round "
                                 "objective only: drop --rule objective")
             return None
+        from cache.store import TableStore
+        from solver.games.rolldown.tablebase import Tablebase
+
         return Tablebase(TableStore(tables_dir), ace=self.ace)
 
     def study(self) -> EndgameStudy:
+        from solver.games.rolldown.study import EndgameStudy
+
         return EndgameStudy(self.ace)
 
 

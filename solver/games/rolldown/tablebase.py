@@ -51,6 +51,8 @@ from solver.search import SearchResult
 
 #: Builds on demand (``best --exact``) are refused beyond this many positions (about 4 GiB).
 ON_DEMAND_LIMIT = 500_000_000
+#: ``within_reach`` looks at positions with at most this many dice pairs and hand cards together.
+REACH_PIECES = 8
 #: The statistics each stored table carries (``metadata["statistics"]``), with their labels.
 STATISTICS = {"above_half": "wins for the mover above 1/2"}
 
@@ -144,6 +146,21 @@ class Tablebase:
             method=f"exact: endgame tables, value iteration to {DEFAULT_TOLERANCE:g} ({how})",
             stats=SearchStats(table_probes=1, table_hits=1, elapsed=time.perf_counter() - started), exact=True,
         )
+
+    def within_reach(self, state: RolldownState, limit: int = ON_DEMAND_LIMIT) -> str:
+        """For a depth-limited answer (``best`` without ``--exact``): what ``--exact`` would do here,
+        or "" where tables cannot hold ``state`` or would be built only on request. Positions with
+        more than :data:`REACH_PIECES` dice pairs and cards are not looked at: listing the tables
+        they need takes seconds (a round start's would take minutes)."""
+        if not covered(state) or state.pairs_left() + len(state.hands[0]) + len(state.hands[1]) > REACH_PIECES:
+            return ""
+        todo = self.missing(Signature.of_state(state))
+        if not todo:
+            return "the endgame tables hold this position: `--exact` reads its exact values"
+        estimate = estimate_build(roots=todo)
+        if estimate.positions > limit:
+            return ""
+        return f"`--exact` gives exact values (it builds the missing endgame tables first: {estimate.positions:,} positions)"
 
     # ----- building -------------------------------------------------------------------------------
     def closure_tables(self, root: Signature) -> dict[Signature, np.ndarray]:

@@ -46,17 +46,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
 from solver.games.rollforit import evaluation, notation, rules
 from solver.games.rollforit.strategies import strategy_kinds
-from solver.games.rollforit.study import CardChaseStudy
 from solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
 from solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
     TurnChoice, faces_text, player_letter,
 )
 from solver.rule_options import RuleOption, shorten
+
+if TYPE_CHECKING:  # the study loads numpy and the figures: it loads when asked for, not with the game
+    from solver.games.rollforit.study import CardChaseStudy
 
 READINGS = {
     "opening": ("ties of the opening roll", {
@@ -258,6 +261,8 @@ class RollForIt(Game):
         return rules.is_progress(state, action)
 
     def study(self) -> CardChaseStudy:
+        from solver.games.rollforit.study import CardChaseStudy
+
         return CardChaseStudy(self)
 
     def strategies(self) -> tuple:
