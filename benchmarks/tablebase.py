@@ -1,14 +1,19 @@
-"""Benchmark of the RolldownBeta endgame-table builder (issue 3, part 5: scale).
+"""Benchmark of the RolldownBeta endgame-table builder (issue 3, part 5: scale; issue 15: the store).
 
 Targets, in wall time on the project's 2-core machine, peak memory under 8 GiB:
 
 * every position with at most 3 dice a side and no cards (290,361,600 with three dice a side,
   292,381,600 with the one- and two-dice tables they need) in at most 2 minutes;
 * every position with at most 2 dice a side and at most one card in each hand (454,500,000) in
-  at most 5 minutes.
+  at most 5 minutes;
+* end to end, as the README's commands run them (``dicetree tablebase build``: solve and store;
+  then every stored value read back against its checksum), within 10% of the in-memory build:
+  storing at most 10% of the whole. Beside it, how long ``tablebase stats``, ``tablebase probe``
+  and ``best`` (with and without the tables) take from a fresh process with the tables stored.
 
 Each build runs in a fresh child process, so its peak memory (the child's maximum resident set)
-is its own. Also measured: numpy's copy bandwidth, from which the memory-bandwidth bound on
+is its own; the in-memory build and the end-to-end one of each target run one after the other in
+the same run. Also measured: numpy's copy bandwidth, from which the memory-bandwidth bound on
 position updates per second follows, and the machine's load while building (the machine may be
 shared with other jobs: the load average and the share of a core this process got are printed).
 
@@ -27,8 +32,11 @@ import os
 import platform
 import random
 import resource
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,6 +49,10 @@ TARGETS = {
 }
 QUICK = {"2 dice, no cards (quick)": {"max_dice": 2, "max_cards": 0, "limit_seconds": 120}}
 MEMORY_LIMIT = 8 * 2**30
+STORE_SHARE_LIMIT = 0.10
+#: what the README's probe and best commands ask, after a build (a position of the 2-dice tables)
+PROBE_POSITION = "d6:2,d8:5/d4:3,d6:6 a -/-"
+BEST_POSITION = "d6:2/d6:1 a -/-"
 # Bytes one position update must move between memory and the core:
 #  - a classical value-iteration update reads the other table's value and the position's constant
 #    and writes the new value: 3 x 8 bytes;
@@ -148,8 +160,68 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
     }
 
 
+def dicetree(*args: str) -> tuple[float, str]:
+    """Run the command line in a fresh process: its wall time and output (it must succeed)."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, check=True, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started, done.stdout
+
+
+def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
+    """The README's commands on a fresh table folder: build (solve + store), then verify every
+    stored value, stats, probe and ``best`` with and without the tables; figures as a dict."""
+    from cache.packs import PackStore
+
+    folder = Path(tempfile.mkdtemp(prefix="dicetree-bench-tables-"))
+    try:
+        options = ["--tables", str(folder)]
+        build_args = ["tablebase", "build", "rolldown", "--dice", str(max_dice), "--cards", str(max_cards), *options]
+        load_before = os.getloadavg()
+        build_wall, output = dicetree(*build_args)
+        load_after = os.getloadavg()
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        solving, storing = (float(x) for x in re.search(r"\(([\d.]+) s solving and ([\d.]+) s storing", output).groups())
+        started = time.perf_counter()
+        problems = PackStore(folder).check("rolldown-online")
+        verify = time.perf_counter() - started
+        files = [p for p in folder.rglob("*") if p.is_file()]
+        per_folder = max(sum(1 for _ in d.iterdir()) for d in [folder, *folder.rglob("*")] if d.is_dir())
+        stats_wall, stats_text = dicetree("tablebase", "stats", *options)
+        probe_wall, _ = dicetree("tablebase", "probe", "rolldown", PROBE_POSITION, *options)
+        best_wall, _ = dicetree("best", "rolldown", BEST_POSITION, "--depth", "1", *options)
+        bare_wall, _ = dicetree("best", "rolldown", BEST_POSITION, "--depth", "1", "--no-tables", *options)
+        return {
+            "command": "dicetree " + " ".join(build_args[:-2]),
+            "build_output": output.strip().splitlines(),
+            "build_wall_seconds": build_wall,
+            "solving_seconds_summed": solving,
+            "storing_seconds_summed": storing,
+            "store_share": storing / (solving + storing),
+            "verify_seconds": verify,
+            "verify_problems": len(problems),
+            "end_to_end_seconds": build_wall + verify,
+            "files": len(files),
+            "most_entries_in_a_folder": per_folder,
+            "bytes": sum(p.stat().st_size for p in files),
+            "stats_seconds": stats_wall,
+            "stats_output": stats_text.strip().splitlines(),
+            "probe_seconds": probe_wall,
+            "best_seconds": best_wall,
+            "best_no_tables_seconds": bare_wall,
+            "peak_rss_bytes": peak,
+            "load_before": load_before,
+            "load_after": load_after,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def child(args) -> None:
-    figures = run_build(args.max_dice, args.max_cards, args.workers)
+    if args.end_to_end:
+        figures = run_end_to_end(args.max_dice, args.max_cards, args.workers)
+    else:
+        figures = run_build(args.max_dice, args.max_cards, args.workers)
     print(json.dumps(figures))
 
 
@@ -165,7 +237,7 @@ def describe_machine() -> dict:
     }
 
 
-def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
+def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
         "",
@@ -203,6 +275,39 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
             f"probe in memory: median {r['probe_microseconds_median']:.1f} µs, "
             f"max {r['probe_microseconds_max']:.0f} µs."
         )
+    if stored:
+        lines += [
+            "",
+            "End to end, as the README's commands run them, beside the in-memory build of the same target in the "
+            "same run (`tablebase build` solves and stores each batch as one pack, then every stored value is read "
+            "back against its checksum):",
+            "",
+            "| build | in memory | build + store | verify | end to end | end to end / in memory "
+            "| storing share of batch time | files | most in a folder | on disk | peak memory |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for name, e in stored.items():
+            memory = results[name]["wall_seconds"]
+            ok = "yes" if e["store_share"] <= STORE_SHARE_LIMIT else "NO"
+            lines.append(
+                f"| {name} | {memory:.1f} s | {e['build_wall_seconds']:.1f} s | {e['verify_seconds']:.1f} s | "
+                f"{e['end_to_end_seconds']:.1f} s | {e['end_to_end_seconds'] / memory:.2f} | "
+                f"{e['store_share']:.1%} ({ok}: at most {STORE_SHARE_LIMIT:.0%}) | {e['files']:,} | "
+                f"{e['most_entries_in_a_folder']:,} | {e['bytes'] / 2**30:.2f} GiB | {e['peak_rss_bytes'] / 2**30:.2f} GiB |"
+            )
+        lines += [
+            "",
+            "From a fresh process, with those tables stored:",
+            "",
+            f"| build | `tablebase stats` | `tablebase probe` | `best \"{BEST_POSITION}\" --depth 1` | same, `--no-tables` |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        for name, e in stored.items():
+            lines.append(f"| {name} | {e['stats_seconds']:.2f} s | {e['probe_seconds']:.2f} s | "
+                         f"{e['best_seconds']:.2f} s | {e['best_no_tables_seconds']:.2f} s |")
+        lines += [""] + [f"- **{name}**: `{e['command']}` printed: " + " / ".join(e["build_output"][1:])
+                         + "; `tablebase stats`: " + e["stats_output"][-1].strip()
+                         for name, e in stored.items()]
     lines += [
         "",
         "An update is one table sweep touching every position once; updates / position counts the sweeps "
@@ -222,6 +327,8 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--max-dice", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--end-to-end", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-store", action="store_true", help="the in-memory builds only")
     args = parser.parse_args()
     if args.child:
         child(args)
@@ -230,26 +337,33 @@ def main() -> None:
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; load {os.getloadavg()}", file=sys.stderr)
     targets = QUICK if args.quick else TARGETS
-    results = {}
+    results, stored = {}, {}
     for name, target in targets.items():
-        print(f"{name}: building ...", file=sys.stderr, flush=True)
-        command = [sys.executable, __file__, "--child", "--max-dice", str(target["max_dice"]),
-                   "--max-cards", str(target["max_cards"])]
-        if args.workers:
-            command += ["--workers", str(args.workers)]
-        done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
-        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
-        r = results[name]
-        print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
-              f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
+        for end_to_end in (False,) if args.no_store else (False, True):
+            print(f"{name}: building {'end to end' if end_to_end else 'in memory'} ...", file=sys.stderr, flush=True)
+            command = [sys.executable, __file__, "--child", "--max-dice", str(target["max_dice"]),
+                       "--max-cards", str(target["max_cards"])] + (["--end-to-end"] if end_to_end else [])
+            if args.workers:
+                command += ["--workers", str(args.workers)]
+            done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            if end_to_end:
+                stored[name] = figures
+                print(f"{name}: end to end {figures['end_to_end_seconds']:.1f} s, storing "
+                      f"{figures['store_share']:.1%} of batch time, {figures['files']:,} files", file=sys.stderr)
+            else:
+                results[name] = r = figures
+                print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
+                      f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
     limits = {name: target["limit_seconds"] for name, target in targets.items()}
-    text = report(machine, bandwidth, results, limits)
+    text = report(machine, bandwidth, results, limits, stored)
     print(text)
     out = Path(args.out)
     if not args.quick:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.with_suffix(".md").write_text(text)
         payload = {"machine": machine, "copy_bandwidth_bytes_per_second": bandwidth, "results": results,
+                   "end_to_end": stored,
                    "limits_seconds": limits, "measured": time.strftime("%Y-%m-%d %H:%M:%S")}
         out.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n")
 

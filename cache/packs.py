@@ -44,7 +44,7 @@ File format (version 2), all integers little-endian::
 Guarantees (those of one-file tables):
 
 * **Atomic.** A pack is written to a hidden temporary file in its shard, fsynced, renamed over the
-  pack and the folder fsynced; its magic goes in last. A writer killed at any moment leaves the
+  pack and the folder fsynced (by a background thread with :class:`PackWriter`); its magic goes in last. A writer killed at any moment leaves the
   previous pack or the new one, never a loadable partial pack. :meth:`PackStore.clean` removes
   the temporary files of dead writers (once per build, not per pack).
 * **Checked.** The header's CRC and the directory's SHA-256 on open; each table's SHA-256 on its
@@ -94,7 +94,7 @@ from cache.store import (
     default_root,
 )
 
-__all__ = ["PACK_MAGIC", "PACK_SUFFIX", "PACK_VERSION", "PackInfo", "PackStore"]
+__all__ = ["PACK_MAGIC", "PACK_SUFFIX", "PACK_VERSION", "PackInfo", "PackStore", "PackWriter"]
 
 PACK_MAGIC = b"\x89DTPACKS\r\n\x1a\n"
 PACK_VERSION = 2
@@ -181,6 +181,88 @@ def _read_directory(path: Path, f, file_size: int) -> PackInfo:
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as error:
         raise _corrupt(path, f"unreadable directory ({error})") from None
     return PackInfo(path, metadata, entries, statistics, file_size)
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        tmp.unlink()
+    except OSError:
+        pass
+
+
+def _commit(tmp: Path, path: Path) -> None:
+    """Make the written temporary file durable, then put it in place of the pack."""
+    try:
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException as error:
+        _discard(tmp)
+        if isinstance(error, OSError):
+            raise TableError(f"cannot write pack {path}: {error.strerror or error}") from None
+        raise
+
+
+class PackWriter:
+    """Packs written in the caller's thread and committed (fsynced, renamed into place, their
+    folders fsynced) by one background thread, so a builder goes on solving while the disk syncs.
+    A pack becomes visible once committed: :meth:`flush` waits for every pack saved so far (and
+    raises the first error), as does leaving the ``with`` block. Each pack is atomic as with
+    :meth:`PackStore.save`; a process killed before a commit leaves only a temporary file.
+
+    >>> import numpy as np, tempfile
+    >>> packs = PackStore(tempfile.mkdtemp())
+    >>> with packs.writer() as writer:
+    ...     _ = writer.save("game", "d6-d6", "batch-1", {"d6-d6": np.zeros((6, 6))})
+    >>> packs.has("game", "d6-d6", "d6-d6")
+    True
+    """
+
+    def __init__(self, packs: PackStore):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.packs = packs
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pack-commit")
+        self._pending: list = []
+        self._folders: set[Path] = set()
+        self._lock = threading.Lock()
+
+    def save(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray],
+             metadata: Mapping[str, Any] | None = None,
+             statistics: Mapping[str, Mapping[str, int]] | None = None) -> Path:
+        """Like :meth:`PackStore.save`, but the pack is in place only once committed (:meth:`flush`)."""
+        tmp, path = self.packs._prepare(game, shard, pack, tables, metadata, statistics)
+        with self._lock:
+            self._pending.append(self._pool.submit(_commit, tmp, path))
+            self._folders.add(path.parent)
+        return path
+
+    def flush(self) -> None:
+        """Wait until every pack saved so far is committed and its folder synced."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            folders, self._folders = self._folders, set()
+        errors = [future.exception() for future in pending]
+        for folder in sorted(folders):
+            _fsync_dir(folder)
+        for error in errors:
+            if error is not None:
+                raise error
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> PackWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class _OpenPack:
@@ -274,6 +356,19 @@ class PackStore:
         ``metadata`` is the pack's (JSON; e.g. ``build_time``: the seconds the whole pack took, counted
         once by :meth:`stats`); ``statistics`` the tables' named counts (whole numbers from 0).
         """
+        tmp, path = self._prepare(game, shard, pack, tables, metadata, statistics)
+        _commit(tmp, path)
+        _fsync_dir(path.parent)
+        return path
+
+    def writer(self) -> PackWriter:
+        """A writer that fsyncs and renames packs in a background thread (see :class:`PackWriter`)."""
+        return PackWriter(self)
+
+    def _prepare(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray],
+                 metadata: Mapping[str, Any] | None, statistics: Mapping[str, Mapping[str, int]] | None
+                 ) -> tuple[Path, Path]:
+        """Write the pack to a temporary file beside it (not yet synced); the temporary and final paths."""
         folder = self.folder(game, shard)
         names = [_check_name("signature", name) for name in tables]
         try:
@@ -284,17 +379,12 @@ class PackStore:
         tmp = folder / f".{pack}.{_HOST}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
             self._write(tmp, names, tables, metadata or {}, statistics or {})
-            os.replace(tmp, path)
-            _fsync_dir(folder)
         except BaseException as error:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+            _discard(tmp)
             if isinstance(error, OSError):
                 raise TableError(f"cannot write pack {path}: {error.strerror or error}") from None
             raise
-        return path
+        return tmp, path
 
     @staticmethod
     def _write(tmp: Path, names: list[str], tables: Mapping[str, np.ndarray], metadata: Mapping[str, Any],
@@ -336,8 +426,6 @@ class PackStore:
                                   hashlib.sha256(raw).digest(), bytes(40))
             f.seek(0)
             f.write(body + struct.pack("<I", zlib.crc32(body)))  # the magic last: a partial file is no pack
-            f.flush()
-            os.fsync(f.fileno())
 
     def clean(self, game: str | None = None) -> int:
         """Remove temporary files of killed writers in every shard (of ``game``, or of all games)."""

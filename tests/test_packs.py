@@ -179,6 +179,7 @@ READER = textwrap.dedent(
     from cache.packs import PackStore
     root, seconds = sys.argv[1], float(sys.argv[2])
     loads, versions = 0, set()
+    print("ready", flush=True)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         values = PackStore(root).load("g", "s", "t")
@@ -195,6 +196,7 @@ def test_two_processes_read_while_a_third_rewrites(tmp_path):
     packs.save("g", "s", "p", {"t": np.full(100_000, 0.0)})
     readers = [subprocess.Popen([sys.executable, "-c", READER, str(tmp_path), "1.5"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]
+    assert [reader.stdout.readline().strip() for reader in readers] == ["ready", "ready"]
     version, deadline = 0.0, time.monotonic() + 1.7
     while time.monotonic() < deadline:
         version += 1.0

@@ -872,10 +872,12 @@ def build_tables(
 
 
 def run_plan(plan: list[list[Batch]], solve: Callable[[Batch], BatchStats], stats: BuildStats, *,
-             workers: int | None = None, progress: ProgressFn | None = None) -> BuildStats:
+             workers: int | None = None, progress: ProgressFn | None = None,
+             level_done: Callable[[], None] | None = None) -> BuildStats:
     """Run ``solve`` on every batch of ``plan``, level after level, ``workers`` threads at once
     (default: the CPUs), adding each batch's certificate to ``stats`` and calling
-    ``progress(done_positions, total_positions, batch_stats)`` as each batch is done."""
+    ``progress(done_positions, total_positions, batch_stats)`` as each batch is done and
+    ``level_done()`` after each level (before the next one reads it)."""
     total = sum(b.positions for level in plan for b in level)
     done = 0
     workers = workers or os.cpu_count() or 1
@@ -887,6 +889,8 @@ def run_plan(plan: list[list[Batch]], solve: Callable[[Batch], BatchStats], stat
                 done += batch_stats.positions
                 if progress is not None:
                     progress(done, total, batch_stats)
+            if level_done is not None:
+                level_done()
     stats.seconds += time.perf_counter() - started
     stats.positions += total
     return stats
