@@ -168,6 +168,23 @@ def dicetree(*args: str) -> tuple[float, str]:
     return time.perf_counter() - started, done.stdout
 
 
+def open_and_stats(folder: Path) -> tuple[float, float]:
+    """In this process, on tables nothing has opened yet: the time to open them for probing (the
+    search's oracle) and probe one position, and the time of the figures ``tablebase stats`` prints."""
+    from cache.store import TableStore
+    from solver.games.rolldown import Rolldown
+    from solver.games.rolldown.tablebase import Tablebase
+
+    state = Rolldown().parse(PROBE_POSITION)
+    started = time.perf_counter()
+    oracle = Tablebase(TableStore(folder)).oracle()
+    assert oracle is not None and oracle(state) is not None
+    opening = time.perf_counter() - started
+    started = time.perf_counter()
+    Tablebase(TableStore(folder)).stats()
+    return opening, time.perf_counter() - started
+
+
 def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
     """The README's commands on a fresh table folder: build (solve + store), then verify every
     stored value, stats, probe and ``best`` with and without the tables; figures as a dict."""
@@ -181,12 +198,14 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
         build_wall, output = dicetree(*build_args)
         load_after = os.getloadavg()
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        inside = float(re.search(r"new positions in ([\d.]+) s", output).group(1))
         solving, storing = (float(x) for x in re.search(r"\(([\d.]+) s solving and ([\d.]+) s storing", output).groups())
         started = time.perf_counter()
         problems = PackStore(folder).check("rolldown-online")
         verify = time.perf_counter() - started
         files = [p for p in folder.rglob("*") if p.is_file()]
         per_folder = max(sum(1 for _ in d.iterdir()) for d in [folder, *folder.rglob("*")] if d.is_dir())
+        opening, stats_here = open_and_stats(folder)
         stats_wall, stats_text = dicetree("tablebase", "stats", *options)
         probe_wall, _ = dicetree("tablebase", "probe", "rolldown", PROBE_POSITION, *options)
         best_wall, _ = dicetree("best", "rolldown", BEST_POSITION, "--depth", "1", *options)
@@ -195,6 +214,7 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
             "command": "dicetree " + " ".join(build_args[:-2]),
             "build_output": output.strip().splitlines(),
             "build_wall_seconds": build_wall,
+            "build_seconds_inside": inside,
             "solving_seconds_summed": solving,
             "storing_seconds_summed": storing,
             "store_share": storing / (solving + storing),
@@ -204,6 +224,8 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
             "files": len(files),
             "most_entries_in_a_folder": per_folder,
             "bytes": sum(p.stat().st_size for p in files),
+            "open_and_first_probe_seconds": opening,
+            "stats_seconds_in_process": stats_here,
             "stats_seconds": stats_wall,
             "stats_output": stats_text.strip().splitlines(),
             "probe_seconds": probe_wall,
@@ -237,6 +259,36 @@ def describe_machine() -> dict:
     }
 
 
+def four_dice_on_paper(results: dict) -> list[str]:
+    """What every position of 4 dice a side (no cards) would take, from the 3-dice build's measured
+    throughput (issue 15, part 3: not built in this session)."""
+    r = results.get("3 dice, no cards")
+    if r is None:
+        return []
+    from solver.games.rolldown.tables import Signature, estimate_build
+
+    four = estimate_build(4, 0)
+    largest = Signature((8, 10, 12, 20), (8, 10, 12, 20)).positions
+    rate = r["position_updates"] / r["wall_seconds"]
+    hours = four.positions * r["updates_per_position"] / rate / 3600
+    per_core = rate / max(1.0, r["cpu_seconds"] / r["wall_seconds"])
+    return [
+        "",
+        "**Every position of 4 dice a side (no cards), on paper** (not built here): "
+        f"{four.positions:,} positions in {four.signatures:,} tables, the largest {largest:,} positions. At the "
+        f"3-dice build's measured {rate / 1e6:.0f} M position updates a second ({per_core / 1e6:.0f} M per busy core) "
+        f"and {r['updates_per_position']:.0f} updates a position, solving takes about {hours:.1f} hours on this "
+        f"machine, {hours * 2:.1f} core-hours. Storage: {four.bytes / 2**30:.0f} GiB at float64, "
+        f"{four.bytes / 2 / 2**30:.0f} GiB at 32 bits (fixed point over [0, 1], steps of 2.3e-10). Memory is what "
+        f"stops it today: the builder's working set for the largest batch is about "
+        f"{(four.peak_bytes - four.bytes) / 2**30:.0f} GiB (56 bytes a position of its two arrays in float64, "
+        "constants in float32 and float64, both tables written at the end), beyond 12 GiB; the packed, resumable "
+        "store no longer holds finished tables in memory (they are mapped from disk), so what remains is a leaner "
+        "solve of the largest batches: constants in float32 only, the two tables written one after the other, "
+        "and values stored in 32 bits.",
+    ]
+
+
 def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
@@ -266,7 +318,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
     lines += ["", "Details:", ""]
     for name, r in results.items():
         lines.append(
-            f"- **{name}**: {r['tables']:,} tables in {r['batches']:,} batches, {r['workers']} worker threads; "
+            f"- **{name}**{' (measured ' + r['measured'] + ')' if 'measured' in r else ''}: "
+            f"{r['tables']:,} tables in {r['batches']:,} batches, {r['workers']} worker threads; "
             f"{r['positions_with_max_dice']:,} positions in the {r['max_dice']}-dice tables; "
             f"{r['position_updates']:,} position updates ({r['float32_share_of_updates']:.0%} in float32), "
             f"the largest batch {r['largest_batch_seconds']:.1f} s; "
@@ -282,15 +335,16 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
             "same run (`tablebase build` solves and stores each batch as one pack, then every stored value is read "
             "back against its checksum):",
             "",
-            "| build | in memory | build + store | verify | end to end | end to end / in memory "
-            "| storing share of batch time | files | most in a folder | on disk | peak memory |",
+            "| build | in memory | `tablebase build` (inside: start-up excluded) | verify | end to end "
+            "| end to end / in memory | storing share of batch time | files | most in a folder | on disk | peak memory |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for name, e in stored.items():
             memory = results[name]["wall_seconds"]
             ok = "yes" if e["store_share"] <= STORE_SHARE_LIMIT else "NO"
             lines.append(
-                f"| {name} | {memory:.1f} s | {e['build_wall_seconds']:.1f} s | {e['verify_seconds']:.1f} s | "
+                f"| {name} | {memory:.1f} s | {e['build_wall_seconds']:.1f} s ({e['build_seconds_inside']:.1f} s) | "
+                f"{e['verify_seconds']:.1f} s | "
                 f"{e['end_to_end_seconds']:.1f} s | {e['end_to_end_seconds'] / memory:.2f} | "
                 f"{e['store_share']:.1%} ({ok}: at most {STORE_SHARE_LIMIT:.0%}) | {e['files']:,} | "
                 f"{e['most_entries_in_a_folder']:,} | {e['bytes'] / 2**30:.2f} GiB | {e['peak_rss_bytes'] / 2**30:.2f} GiB |"
@@ -299,15 +353,20 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
             "",
             "From a fresh process, with those tables stored:",
             "",
-            f"| build | `tablebase stats` | `tablebase probe` | `best \"{BEST_POSITION}\" --depth 1` | same, `--no-tables` |",
-            "| --- | ---: | ---: | ---: | ---: |",
+            f"| build | open for probing + first probe | stats figures | `tablebase stats` | `tablebase probe` "
+            f"| `best \"{BEST_POSITION}\" --depth 1` | same, `--no-tables` |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for name, e in stored.items():
-            lines.append(f"| {name} | {e['stats_seconds']:.2f} s | {e['probe_seconds']:.2f} s | "
-                         f"{e['best_seconds']:.2f} s | {e['best_no_tables_seconds']:.2f} s |")
+            lines.append(f"| {name} | {1e3 * e['open_and_first_probe_seconds']:.1f} ms | "
+                         f"{1e3 * e['stats_seconds_in_process']:.0f} ms | {e['stats_seconds']:.2f} s | "
+                         f"{e['probe_seconds']:.2f} s | {e['best_seconds']:.2f} s | {e['best_no_tables_seconds']:.2f} s |")
+        lines += ["", "The first two columns are measured inside one process (no start-up); the others are whole "
+                  "commands in fresh processes, start-up included (the command line's imports take most of it)."]
         lines += [""] + [f"- **{name}**: `{e['command']}` printed: " + " / ".join(e["build_output"][1:])
                          + "; `tablebase stats`: " + e["stats_output"][-1].strip()
                          for name, e in stored.items()]
+    lines += four_dice_on_paper(results)
     lines += [
         "",
         "An update is one table sweep touching every position once; updates / position counts the sweeps "
@@ -317,6 +376,21 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
         "",
     ]
     return "\n".join(lines)
+
+
+def earlier_figures(out: Path, names: set[str]) -> dict[str, tuple[dict, dict | None]]:
+    """The figures of ``names`` from the last report (``--target`` measures the others), each
+    marked with the date it was measured."""
+    try:
+        payload = json.loads(out.with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        return {}
+    kept = {}
+    for name in names & set(payload.get("results", {})):
+        memory = dict(payload["results"][name])
+        memory.setdefault("measured", payload.get("measured", "earlier"))
+        kept[name] = (memory, payload.get("end_to_end", {}).get(name))
+    return kept
 
 
 def main() -> None:
@@ -329,6 +403,8 @@ def main() -> None:
     parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--end-to-end", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--no-store", action="store_true", help="the in-memory builds only")
+    parser.add_argument("--target", action="append", choices=sorted(TARGETS),
+                        help="measure only this target (repeatable); the others' figures are kept from the last report")
     args = parser.parse_args()
     if args.child:
         child(args)
@@ -336,8 +412,10 @@ def main() -> None:
     machine = describe_machine()
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; load {os.getloadavg()}", file=sys.stderr)
-    targets = QUICK if args.quick else TARGETS
+    targets = QUICK if args.quick else {name: TARGETS[name] for name in args.target or TARGETS}
     results, stored = {}, {}
+    out = Path(args.out)
+    kept = earlier_figures(out, set(TARGETS) - set(targets)) if not args.quick else {}
     for name, target in targets.items():
         for end_to_end in (False,) if args.no_store else (False, True):
             print(f"{name}: building {'end to end' if end_to_end else 'in memory'} ...", file=sys.stderr, flush=True)
@@ -355,10 +433,14 @@ def main() -> None:
                 results[name] = r = figures
                 print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
                       f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
-    limits = {name: target["limit_seconds"] for name, target in targets.items()}
+    for name, (memory, end_to_end) in kept.items():
+        results[name] = memory
+        if end_to_end:
+            stored[name] = end_to_end
+    results = {name: results[name] for name in TARGETS if name in results} if not args.quick else results
+    limits = {name: target["limit_seconds"] for name, target in {**TARGETS, **QUICK}.items()}
     text = report(machine, bandwidth, results, limits, stored)
     print(text)
-    out = Path(args.out)
     if not args.quick:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.with_suffix(".md").write_text(text)

@@ -76,7 +76,6 @@ import numpy as np
 from cache.store import (
     _DTYPES,
     _HOST,
-    _ORPHAN_AGE,
     SUFFIX as TABLE_SUFFIX,
     BadMagicError,
     ChecksumMismatchError,
@@ -89,7 +88,7 @@ from cache.store import (
     _fsync_dir,
     _is_count,
     _json_default,
-    _pid_alive,
+    _remove_if_orphan,
     _write_all,
     default_root,
 )
@@ -301,29 +300,39 @@ class _OpenPack:
 
 
 class _Shard:
-    """Which pack holds each table of one shard, read when first asked, re-read when the folder changes."""
+    """Which pack holds each table of one shard, read when first asked and read again on a miss
+    when the folder has changed (or may have: a rename within the file system's clock tick
+    leaves the folder's time as it was, so a folder changed within a second of its last reading
+    is listed again)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.mtime_ns = -1
+        self.read_at = 0.0
+        self.packs: dict[Path, tuple[float, list[str]]] = {}
         self.where: dict[str, Path] = {}
 
     def refresh(self, infos: Callable[[Path], PackInfo]) -> None:
         try:
             mtime = os.stat(self.folder).st_mtime_ns
         except FileNotFoundError:
-            self.mtime_ns, self.where = -1, {}
+            self.mtime_ns, self.packs, self.where = -1, {}, {}
             return
-        if mtime == self.mtime_ns:
+        if mtime == self.mtime_ns and self.read_at - mtime / 1e9 > 1.0:
             return
-        where: dict[str, tuple[float, Path]] = {}
+        self.read_at = time.time()
+        packs = {}
         for path in self.folder.glob("*" + PACK_SUFFIX):
-            info = infos(path)
+            known = self.packs.get(path)
             created = path.stat().st_mtime
-            for name in info.entries:  # a table in two packs (built twice): the newer pack's
+            packs[path] = known if known is not None and known[0] == created else (created, list(infos(path).entries))
+        where: dict[str, tuple[float, Path]] = {}
+        for path, (created, names) in packs.items():
+            for name in names:  # a table in two packs (built twice): the newer pack's
                 if name not in where or where[name][0] < created:
                     where[name] = (created, path)
-        self.mtime_ns, self.where = mtime, {name: path for name, (_, path) in where.items()}
+        self.mtime_ns, self.packs = mtime, packs
+        self.where = {name: path for name, (_, path) in where.items()}
 
 
 class PackStore:
@@ -434,18 +443,7 @@ class PackStore:
         games = [self.folder(game)] if game else [d for d in self._children(self.root)]
         for game_folder in games:
             for shard in self._children(game_folder):
-                for tmp in shard.glob(".*.tmp"):
-                    parts = tmp.name[1:-4].rsplit(".", 3)
-                    try:
-                        if len(parts) == 4 and parts[1] == _HOST:
-                            orphan = not _pid_alive(int(parts[2]))
-                        else:
-                            orphan = now - tmp.stat().st_mtime > _ORPHAN_AGE
-                        if orphan:
-                            tmp.unlink()
-                            removed += 1
-                    except (OSError, ValueError):
-                        continue
+                removed += sum(_remove_if_orphan(tmp, now) for tmp in shard.glob(".*.tmp"))
         return removed
 
     # --- reading ---

@@ -6,7 +6,7 @@ store's packed layout (:class:`cache.packs.PackStore`) under the game name ``rol
 variant>`` (kept apart to be safe, though the builder finds the two variants give equal values:
 the printed Ace's extra plays never beat the online ones; only the move lists differ). Each batch
 the builder solves is one pack, in the folder of its pair of dice sets (:attr:`Signature.shard`),
-so a build of 58,725 tables writes 1,207 files in 261 folders. Each table carries its statistics
+so a build of 58,725 tables writes 1,207 files in 141 folders. Each table carries its statistics
 (:data:`STATISTICS`: the positions the mover wins with a chance above 1/2), which ``tablebase
 stats`` sums, and each pack its batch's time, counted once.
 
@@ -50,7 +50,6 @@ from solver.games.rolldown.tables import (
     BuildStats,
     ProgressFn,
     Signature,
-    all_signatures,
     estimate_build,
     move_values,
     plan_batches,
@@ -58,6 +57,7 @@ from solver.games.rolldown.tables import (
     run_plan,
     solve_batch,
     state_index,
+    wanted_signatures,
 )
 from solver.limits import SearchStats
 from solver.providers import Progress
@@ -220,12 +220,7 @@ class Tablebase:
         ``LocalCluster`` of that many worker processes; with ``scheduler``, on the cluster whose
         scheduler is at that address (its workers must see this table folder)."""
         self._check_layout()
-        if roots is not None:
-            wanted = required_signatures(roots)
-        elif max_dice is not None:
-            wanted = set(all_signatures(max_dice, max_cards))
-        else:
-            raise GameError("say what to build: max_dice (and max_cards) or roots")
+        wanted = wanted_signatures(max_dice, max_cards, roots)
         self.packs.clean(self.game_name)  # temporary files of killed writers, once per build
         plan = [[batch for batch in level if not all(self.has(sig) for sig in batch.signatures())]
                 for level in plan_batches(wanted)]
@@ -415,7 +410,11 @@ def _run_on_dask(base: Tablebase, plan: list[list[Batch]], stats: BuildStats, pr
         total = sum(b.positions for level in plan for b in level)
         done = 0
         for future in as_completed(futures):
-            batch_stats = future.result()
+            try:
+                batch_stats = future.result()
+            except KeyError as error:  # a worker did not find a table another one stored
+                raise GameError(f"a cluster worker misses a table ({error.args[0]}): do all workers see the table "
+                                f"folder {root}?") from None
             stats.batches.append(batch_stats)
             done += batch_stats.positions
             if progress is not None:

@@ -294,6 +294,17 @@ def required_signatures(roots: Iterable[Signature]) -> set[Signature]:
     return seen
 
 
+def wanted_signatures(max_dice: int | None = None, max_cards: int = 0,
+                      roots: Iterable[Signature] | None = None) -> set[Signature]:
+    """What a build asks for: the closure of ``roots``, else every signature up to ``max_dice``
+    dice a side and ``max_cards`` cards a hand."""
+    if roots is not None:
+        return required_signatures(roots)
+    if max_dice is not None:
+        return set(all_signatures(max_dice, max_cards))
+    raise GameError("say what to build: max_dice (and max_cards) or roots")
+
+
 @dataclass(frozen=True)
 class BuildEstimate:
     """The size of a build: signatures, positions, the bytes its tables take (float64) and an
@@ -843,12 +854,7 @@ def build_tables(
     """
     if ace not in ACE_VARIANTS:
         raise GameError(f"unknown Ace variant '{ace}': choose one of {', '.join(ACE_VARIANTS)}")
-    if roots is not None:
-        wanted = required_signatures(roots)
-    elif max_dice is not None:
-        wanted = set(all_signatures(max_dice, max_cards))
-    else:
-        raise GameError("say what to build: max_dice (and max_cards) or roots")
+    wanted = wanted_signatures(max_dice, max_cards, roots)
     result = Tables(ace=ace)
     if tables:
         if getattr(tables, "ace", ace) != ace:
@@ -1019,4 +1025,5 @@ __all__ = [
     "run_plan",
     "solve_batch",
     "state_index",
+    "wanted_signatures",
 ]
