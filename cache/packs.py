@@ -47,8 +47,10 @@ Guarantees (those of one-file tables):
   pack and the folder fsynced (by a background thread with :class:`PackWriter`); its magic goes in last. A writer killed at any moment leaves the
   previous pack or the new one, never a loadable partial pack. :meth:`PackStore.clean` removes
   the temporary files of dead writers (once per build, not per pack).
-* **Checked.** The header's CRC and the directory's SHA-256 on open; each table's SHA-256 on its
-  first access in a process (``verify="always"``: on every access, ``"never"``: not at all).
+* **Checked.** The header's CRC and the directory's SHA-256 on open; on the first access to a
+  pack's values, every table's SHA-256, once per file: a successful check is remembered in a
+  hidden ``.<pack>.verified`` stamp beside it, keyed by the file's inode, size, modification time
+  and checksum (``verify="always"``: each table on every access, ``"never"``: not at all).
   Damage is a :class:`cache.store.CorruptTableError` naming the file.
 * **Memory-mapped, safe for concurrent readers.** Packs are never changed in place: a reader maps
   the version it opened and keeps it when a writer replaces the file.
@@ -131,6 +133,7 @@ class PackInfo:
     entries: dict[str, _Entry]
     statistics: dict[str, dict[str, int]]
     file_size: int
+    checksum: str  # SHA-256 of the directory, which holds every table's
 
 
 def _corrupt(path: Path, reason: str) -> CorruptTableError:
@@ -179,7 +182,7 @@ def _read_directory(path: Path, f, file_size: int) -> PackInfo:
         metadata = dict(directory["metadata"])
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as error:
         raise _corrupt(path, f"unreadable directory ({error})") from None
-    return PackInfo(path, metadata, entries, statistics, file_size)
+    return PackInfo(path, metadata, entries, statistics, file_size, i_sha.hex())
 
 
 def _discard(tmp: Path) -> None:
@@ -284,19 +287,59 @@ class _OpenPack:
             raise TableError(f"cannot read pack {path}: {error.strerror or error}") from None
 
     def array(self, name: str) -> np.ndarray:
+        """Table ``name``'s values, read-only. With ``verify="auto"`` the whole pack is checked on
+        the first access, unless a stamp beside it says this very file was checked already."""
         entry = self.info.entries[name]
-        view = np.frombuffer(self._map, dtype=np.dtype(entry.dtype), count=math.prod(entry.shape),
-                             offset=entry.offset).reshape(entry.shape)
-        if self.verify == "always" or (self.verify == "auto" and name not in self._checked):
-            digest = hashlib.sha256()
-            flat = view.reshape(-1).view(np.uint8)
-            for at in range(0, flat.size, _CHUNK_BYTES):
-                digest.update(flat[at : at + _CHUNK_BYTES])
-            if digest.hexdigest() != entry.sha256:
-                raise ChecksumMismatchError(self.path, f"values of table {name} do not match their checksum")
+        view = self._view(entry)
+        if self.verify == "always":
+            self._check(name, view)
+        elif self.verify == "auto" and name not in self._checked:
             with self._lock:
-                self._checked.add(name)
+                if not self._checked:
+                    self._check_all()
+            if name not in self._checked:
+                self._check(name, view)  # the one that failed: raises
         return view
+
+    def _view(self, entry: _Entry) -> np.ndarray:
+        return np.frombuffer(self._map, dtype=np.dtype(entry.dtype), count=math.prod(entry.shape),
+                             offset=entry.offset).reshape(entry.shape)
+
+    def _check(self, name: str, view: np.ndarray) -> None:
+        digest = hashlib.sha256()
+        flat = view.reshape(-1).view(np.uint8)
+        for at in range(0, flat.size, _CHUNK_BYTES):
+            digest.update(flat[at : at + _CHUNK_BYTES])
+        if digest.hexdigest() != self.info.entries[name].sha256:
+            raise ChecksumMismatchError(self.path, f"values of table {name} do not match their checksum")
+
+    def _stamp(self) -> tuple[Path, str]:
+        st = self.stat
+        identity = json.dumps([st.st_ino, st.st_size, st.st_mtime_ns, self.info.checksum])
+        return self.path.with_name(f".{self.path.name[: -len(PACK_SUFFIX)]}.verified"), identity
+
+    def _check_all(self) -> None:
+        """Check every table (once per file: remembered in a stamp beside the pack)."""
+        stamp, identity = self._stamp()
+        try:
+            if stamp.read_text("utf-8") == identity:
+                self._checked.update(self.info.entries)
+                return
+        except OSError:
+            pass
+        for name, entry in self.info.entries.items():
+            try:
+                self._check(name, self._view(entry))
+            except ChecksumMismatchError:
+                continue
+            self._checked.add(name)
+        if len(self._checked) == len(self.info.entries):
+            tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+            try:  # silently skipped where the folder is read-only
+                tmp.write_text(identity, "utf-8")
+                os.replace(tmp, stamp)
+            except OSError:
+                _discard(tmp)
 
 
 class _Shard:

@@ -212,3 +212,19 @@ def test_docstring_examples(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = doctest.testmod(packs_module)
     assert result.attempted > 3 and result.failed == 0
+
+
+def test_a_pack_is_checked_once_then_remembered_by_a_stamp(tmp_path, monkeypatch):
+    path = PackStore(tmp_path).save("g", "s", "p", some_tables(3))
+    checked = []
+    real = packs_module._OpenPack._check
+    monkeypatch.setattr(packs_module._OpenPack, "_check", lambda self, name, view: (checked.append(name),
+                                                                                   real(self, name, view)))
+    PackStore(tmp_path).load("g", "s", "t1")
+    assert sorted(checked) == ["t0", "t1", "t2"] and (path.parent / ".p.verified").exists()
+    checked.clear()
+    PackStore(tmp_path).load("g", "s", "t2")
+    assert checked == []  # a fresh process trusts the stamp of this very file
+    PackStore(tmp_path).save("g", "s", "p", some_tables(3, seed=5))
+    PackStore(tmp_path).load("g", "s", "t0")
+    assert sorted(checked) == ["t0", "t1", "t2"]  # a new file under the name is checked again
