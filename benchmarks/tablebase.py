@@ -22,6 +22,8 @@ Usage::
     .venv/bin/python benchmarks/tablebase.py            # both targets, writes results/tablebase.{md,json}
     .venv/bin/python benchmarks/tablebase.py --quick    # a small build, to try the script
     .venv/bin/python benchmarks/tablebase.py --workers 1
+    .venv/bin/python benchmarks/tablebase.py --target "2 dice, 1 card"   # one target; the others' figures kept
+    .venv/bin/python benchmarks/tablebase.py --report-only               # the report again from the JSON
 """
 
 from __future__ import annotations
@@ -265,35 +267,54 @@ def four_dice_on_paper(results: dict) -> list[str]:
     r = results.get("3 dice, no cards")
     if r is None:
         return []
-    from solver.games.rolldown.tables import Signature, estimate_build
+    from solver.games.rolldown.tables import Signature, estimate_build, hands_up_to
 
     four = estimate_build(4, 0)
+    four_only = four.positions - estimate_build(3, 0).positions
+    five_only = estimate_build(5, 0).positions - four.positions
+    hand_pairs = len(hands_up_to(1)) ** 2
     largest = Signature((8, 10, 12, 20), (8, 10, 12, 20)).positions
     rate = r["position_updates"] / r["wall_seconds"]
-    hours = four.positions * r["updates_per_position"] / rate / 3600
     per_core = rate / max(1.0, r["cpu_seconds"] / r["wall_seconds"])
+    updates = r["updates_per_position"]
+    hours = four.positions * updates / rate / 3600
+    five_core_hours = five_only * updates / per_core / 3600
+    largest5 = Signature((6, 8, 10, 12, 20), (6, 8, 10, 12, 20)).positions
+    largest5_hours = largest5 * updates / per_core / 3600
+    working_per_position = (four.peak_bytes - four.bytes) / largest
     return [
         "",
-        "**Every position of 4 dice a side (no cards), on paper** (not built here): "
-        f"{four.positions:,} positions in {four.signatures:,} tables, the largest {largest:,} positions. At the "
-        f"3-dice build's measured {rate / 1e6:.0f} M position updates a second ({per_core / 1e6:.0f} M per busy core) "
-        f"and {r['updates_per_position']:.0f} updates a position, solving takes about {hours:.1f} hours on this "
-        f"machine, {hours * 2:.1f} core-hours. Storage: {four.bytes / 2**30:.0f} GiB at float64, "
-        f"{four.bytes / 2 / 2**30:.0f} GiB at 32 bits (fixed point over [0, 1], steps of 2.3e-10). Memory is what "
-        f"stops it today: the builder's working set for the largest batch is about "
-        f"{(four.peak_bytes - four.bytes) / 2**30:.0f} GiB (56 bytes a position of its two arrays in float64, "
-        "constants in float32 and float64, both tables written at the end), beyond 12 GiB; the packed, resumable "
-        "store no longer holds finished tables in memory (they are mapped from disk), so what remains is a leaner "
-        "solve of the largest batches: constants in float32 only, the two tables written one after the other, "
-        "and values stored in 32 bits.",
+        "**Every position of 4 dice a side (no cards), on paper** (not built in this session): "
+        f"{four_only:,} positions with 4 dice a side, {four.positions:,} with the smaller tables they need, in "
+        f"{four.signatures:,} tables, the largest {largest:,} positions. At the 3-dice build's measured "
+        f"{rate / 1e6:.0f} M position updates a second ({per_core / 1e6:.0f} M per busy core) and {updates:.0f} "
+        f"updates a position, solving takes about {hours:.1f} hours on this machine. Storage: "
+        f"{four.bytes / 2**30:.0f} GiB at float64, {four.bytes / 2 / 2**30:.0f} GiB at 32 bits (fixed point over "
+        "[0, 1], steps of 2.3e-10). Memory is what stops it today: the builder's working set for the largest "
+        f"batch is about {(four.peak_bytes - four.bytes) / 2**30:.0f} GiB (56 bytes a position of its two arrays: "
+        "constants in float32 and float64, both tables written at the end, plus the reroll means), beyond the "
+        "12 GiB allowed; the packed, resumable store already keeps finished tables out of memory (they are mapped "
+        "from disk), so what remains is a leaner solve of the largest batches (constants in float32 only, the two "
+        "tables written one after the other, values stored in 32 bits).",
+        "",
+        f"**5 dice a side, on paper**: {five_only:,} positions with 5 dice a side, about "
+        f"{five_core_hours:,.0f} core-hours at the same rate per core and updates a position: "
+        f"{five_core_hours / 64:,.1f} hours on 64 cores if the work spread evenly. It does not: the task graph "
+        f"solves a batch as one task, and the largest table ({largest5:,} positions, d6 d8 d10 d12 d20 on both "
+        f"sides) alone takes about {largest5_hours:.1f} hours on one core and, at today's "
+        f"{working_per_position:.0f} bytes a position, {largest5 * working_per_position / 2**40:.1f} TiB of memory; "
+        "5 dice need the largest tables themselves split across workers (by blocks of the first die, exchanging "
+        "the reroll means each sweep), which this builder does not do. The first card in each hand multiplies "
+        f"the positions, and so the time and the storage, by {hand_pairs} (every pair of hands of at most one card: "
+        f"{len(hands_up_to(1))} hands each).",
     ]
 
 
-def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict) -> str:
+def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict, measured: str) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
         "",
-        f"Measured {time.strftime('%Y-%m-%d %H:%M')} by `benchmarks/tablebase.py` on {machine['cpus']} CPUs, "
+        f"Measured {measured} by `benchmarks/tablebase.py` on {machine['cpus']} CPUs, "
         f"{machine['memory_bytes'] / 2**30:.0f} GiB, Python {machine['python']}, numpy {machine['numpy']}.",
         f"numpy copy bandwidth: **{bandwidth / 1e9:.1f} GB/s** (read + write). Bound on position updates "
         f"per second: {bandwidth / MEANS_BYTES / 1e9:.2f} G/s at {MEANS_BYTES} B an update (this builder: it "
@@ -362,7 +383,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
                          f"{1e3 * e['stats_seconds_in_process']:.0f} ms | {e['stats_seconds']:.2f} s | "
                          f"{e['probe_seconds']:.2f} s | {e['best_seconds']:.2f} s | {e['best_no_tables_seconds']:.2f} s |")
         lines += ["", "The first two columns are measured inside one process (no start-up); the others are whole "
-                  "commands in fresh processes, start-up included (the command line's imports take most of it)."]
+                  "commands in fresh processes, start-up included (the command line's imports take most of it).",
+                  "", BEFORE_PACKS]
         lines += [""] + [f"- **{name}**: `{e['command']}` printed: " + " / ".join(e["build_output"][1:])
                          + "; `tablebase stats`: " + e["stats_output"][-1].strip()
                          for name, e in stored.items()]
@@ -403,18 +425,26 @@ def main() -> None:
     parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--end-to-end", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--no-store", action="store_true", help="the in-memory builds only")
+    parser.add_argument("--report-only", action="store_true", help="write the report again from the last figures")
     parser.add_argument("--target", action="append", choices=sorted(TARGETS),
                         help="measure only this target (repeatable); the others' figures are kept from the last report")
     args = parser.parse_args()
     if args.child:
         child(args)
         return
+    limits = {name: target["limit_seconds"] for name, target in {**TARGETS, **QUICK}.items()}
+    out = Path(args.out)
+    if args.report_only:
+        payload = json.loads(out.with_suffix(".json").read_text())
+        out.with_suffix(".md").write_text(report(payload["machine"], payload["copy_bandwidth_bytes_per_second"],
+                                                 payload["results"], limits, payload.get("end_to_end", {}),
+                                                 payload["measured"][:16]))
+        return
     machine = describe_machine()
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; load {os.getloadavg()}", file=sys.stderr)
     targets = QUICK if args.quick else {name: TARGETS[name] for name in args.target or TARGETS}
     results, stored = {}, {}
-    out = Path(args.out)
     kept = earlier_figures(out, set(TARGETS) - set(targets)) if not args.quick else {}
     for name, target in targets.items():
         for end_to_end in (False,) if args.no_store else (False, True):
@@ -438,8 +468,7 @@ def main() -> None:
         if end_to_end:
             stored[name] = end_to_end
     results = {name: results[name] for name in TARGETS if name in results} if not args.quick else results
-    limits = {name: target["limit_seconds"] for name, target in {**TARGETS, **QUICK}.items()}
-    text = report(machine, bandwidth, results, limits, stored)
+    text = report(machine, bandwidth, results, limits, stored, time.strftime("%Y-%m-%d %H:%M"))
     print(text)
     if not args.quick:
         out.parent.mkdir(parents=True, exist_ok=True)
