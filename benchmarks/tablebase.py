@@ -1,14 +1,19 @@
-"""Benchmark of the RolldownBeta endgame-table builder (issue 3, part 5: scale).
+"""Benchmark of the RolldownBeta endgame-table builder (issue 3, part 5: scale; issue 15: the store).
 
 Targets, in wall time on the project's 2-core machine, peak memory under 8 GiB:
 
 * every position with at most 3 dice a side and no cards (290,361,600 with three dice a side,
   292,381,600 with the one- and two-dice tables they need) in at most 2 minutes;
 * every position with at most 2 dice a side and at most one card in each hand (454,500,000) in
-  at most 5 minutes.
+  at most 5 minutes;
+* end to end, as the README's commands run them (``dicetree tablebase build``: solve and store;
+  then every stored value read back against its checksum), within 10% of the in-memory build:
+  storing at most 10% of the whole. Beside it, how long ``tablebase stats``, ``tablebase probe``
+  and ``best`` (with and without the tables) take from a fresh process with the tables stored.
 
 Each build runs in a fresh child process, so its peak memory (the child's maximum resident set)
-is its own. Also measured: numpy's copy bandwidth, from which the memory-bandwidth bound on
+is its own; the in-memory build and the end-to-end one of each target run one after the other in
+the same run. Also measured: numpy's copy bandwidth, from which the memory-bandwidth bound on
 position updates per second follows, and the machine's load while building (the machine may be
 shared with other jobs: the load average and the share of a core this process got are printed).
 
@@ -17,6 +22,8 @@ Usage::
     .venv/bin/python benchmarks/tablebase.py            # both targets, writes results/tablebase.{md,json}
     .venv/bin/python benchmarks/tablebase.py --quick    # a small build, to try the script
     .venv/bin/python benchmarks/tablebase.py --workers 1
+    .venv/bin/python benchmarks/tablebase.py --target "2 dice, 1 card"   # one target; the others' figures kept
+    .venv/bin/python benchmarks/tablebase.py --report-only               # the report again from the JSON
 """
 
 from __future__ import annotations
@@ -27,8 +34,11 @@ import os
 import platform
 import random
 import resource
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,6 +51,10 @@ TARGETS = {
 }
 QUICK = {"2 dice, no cards (quick)": {"max_dice": 2, "max_cards": 0, "limit_seconds": 120}}
 MEMORY_LIMIT = 8 * 2**30
+STORE_SHARE_LIMIT = 0.10
+#: what the README's probe and best commands ask, after a build (a position of the 2-dice tables)
+PROBE_POSITION = "d6:2,d8:5/d4:3,d6:6 a -/-"
+BEST_POSITION = "d6:2/d6:1 a -/-"
 # Bytes one position update must move between memory and the core:
 #  - a classical value-iteration update reads the other table's value and the position's constant
 #    and writes the new value: 3 x 8 bytes;
@@ -148,8 +162,90 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
     }
 
 
+def dicetree(*args: str) -> tuple[float, str]:
+    """Run the command line in a fresh process: its wall time and output (it must succeed)."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, check=True, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started, done.stdout
+
+
+def open_and_stats(folder: Path) -> tuple[float, float]:
+    """In this process, on tables nothing has opened yet: the time to open them for probing (the
+    search's oracle) and probe one position, and the time of the figures ``tablebase stats`` prints."""
+    from cache.store import TableStore
+    from solver.games.rolldown import Rolldown
+    from solver.games.rolldown.tablebase import Tablebase
+
+    state = Rolldown().parse(PROBE_POSITION)
+    started = time.perf_counter()
+    oracle = Tablebase(TableStore(folder)).oracle()
+    assert oracle is not None and oracle(state) is not None
+    opening = time.perf_counter() - started
+    started = time.perf_counter()
+    Tablebase(TableStore(folder)).stats()
+    return opening, time.perf_counter() - started
+
+
+def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
+    """The README's commands on a fresh table folder: build (solve + store), then verify every
+    stored value, stats, probe and ``best`` with and without the tables; figures as a dict."""
+    from cache.packs import PackStore
+
+    folder = Path(tempfile.mkdtemp(prefix="dicetree-bench-tables-"))
+    try:
+        options = ["--tables", str(folder)]
+        build_args = ["tablebase", "build", "rolldown", "--dice", str(max_dice), "--cards", str(max_cards), *options]
+        load_before = os.getloadavg()
+        build_wall, output = dicetree(*build_args)
+        load_after = os.getloadavg()
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        inside = float(re.search(r"new positions in ([\d.]+) s", output).group(1))
+        solving, storing = (float(x) for x in re.search(r"\(([\d.]+) s solving and ([\d.]+) s storing", output).groups())
+        started = time.perf_counter()
+        problems = PackStore(folder).check("rolldown-online")
+        verify = time.perf_counter() - started
+        files = [p for p in folder.rglob("*") if p.is_file()]
+        per_folder = max(sum(1 for _ in d.iterdir()) for d in [folder, *folder.rglob("*")] if d.is_dir())
+        opening, stats_here = open_and_stats(folder)
+        stats_wall, stats_text = dicetree("tablebase", "stats", *options)
+        probe_wall, _ = dicetree("tablebase", "probe", "rolldown", PROBE_POSITION, *options)
+        best_wall, _ = dicetree("best", "rolldown", BEST_POSITION, "--depth", "1", *options)
+        bare_wall, _ = dicetree("best", "rolldown", BEST_POSITION, "--depth", "1", "--no-tables", *options)
+        return {
+            "command": "dicetree " + " ".join(build_args[:-2]),
+            "build_output": output.strip().splitlines(),
+            "build_wall_seconds": build_wall,
+            "build_seconds_inside": inside,
+            "solving_seconds_summed": solving,
+            "storing_seconds_summed": storing,
+            "store_share": storing / (solving + storing),
+            "verify_seconds": verify,
+            "verify_problems": len(problems),
+            "end_to_end_seconds": build_wall + verify,
+            "files": len(files),
+            "most_entries_in_a_folder": per_folder,
+            "bytes": sum(p.stat().st_size for p in files),
+            "open_and_first_probe_seconds": opening,
+            "stats_seconds_in_process": stats_here,
+            "stats_seconds": stats_wall,
+            "stats_output": stats_text.strip().splitlines(),
+            "probe_seconds": probe_wall,
+            "best_seconds": best_wall,
+            "best_no_tables_seconds": bare_wall,
+            "peak_rss_bytes": peak,
+            "load_before": load_before,
+            "load_after": load_after,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def child(args) -> None:
-    figures = run_build(args.max_dice, args.max_cards, args.workers)
+    if args.end_to_end:
+        figures = run_end_to_end(args.max_dice, args.max_cards, args.workers)
+    else:
+        figures = run_build(args.max_dice, args.max_cards, args.workers)
     print(json.dumps(figures))
 
 
@@ -165,11 +261,60 @@ def describe_machine() -> dict:
     }
 
 
-def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
+def four_dice_on_paper(results: dict) -> list[str]:
+    """What every position of 4 dice a side (no cards) would take, from the 3-dice build's measured
+    throughput (issue 15, part 3: not built in this session)."""
+    r = results.get("3 dice, no cards")
+    if r is None:
+        return []
+    from solver.games.rolldown.tables import Signature, estimate_build, hands_up_to
+
+    four = estimate_build(4, 0)
+    four_only = four.positions - estimate_build(3, 0).positions
+    five_only = estimate_build(5, 0).positions - four.positions
+    hand_pairs = len(hands_up_to(1)) ** 2
+    largest = Signature((8, 10, 12, 20), (8, 10, 12, 20)).positions
+    rate = r["position_updates"] / r["wall_seconds"]
+    per_core = rate / max(1.0, r["cpu_seconds"] / r["wall_seconds"])
+    updates = r["updates_per_position"]
+    hours = four.positions * updates / rate / 3600
+    five_core_hours = five_only * updates / per_core / 3600
+    largest5 = Signature((6, 8, 10, 12, 20), (6, 8, 10, 12, 20)).positions
+    largest5_hours = largest5 * updates / per_core / 3600
+    working_per_position = (four.peak_bytes - four.bytes) / largest
+    return [
+        "",
+        "**Every position of 4 dice a side (no cards), on paper** (not built in this session): "
+        f"{four_only:,} positions with 4 dice a side, {four.positions:,} with the smaller tables they need, in "
+        f"{four.signatures:,} tables, the largest {largest:,} positions. At the 3-dice build's measured "
+        f"{rate / 1e6:.0f} M position updates a second ({per_core / 1e6:.0f} M per busy core) and {updates:.0f} "
+        f"updates a position, solving takes about {hours:.1f} hours on this machine. Storage: "
+        f"{four.bytes / 2**30:.0f} GiB at float64, {four.bytes / 2 / 2**30:.0f} GiB at 32 bits (fixed point over "
+        "[0, 1], steps of 2.3e-10). Memory is what stops it today: the builder's working set for the largest "
+        f"batch is about {(four.peak_bytes - four.bytes) / 2**30:.0f} GiB (56 bytes a position of its two arrays: "
+        "constants in float32 and float64, both tables written at the end, plus the reroll means), beyond the "
+        "12 GiB allowed; the packed, resumable store already keeps finished tables out of memory (they are mapped "
+        "from disk), so what remains is a leaner solve of the largest batches (constants in float32 only, the two "
+        "tables written one after the other, values stored in 32 bits).",
+        "",
+        f"**5 dice a side, on paper**: {five_only:,} positions with 5 dice a side, about "
+        f"{five_core_hours:,.0f} core-hours at the same rate per core and updates a position: "
+        f"{five_core_hours / 64:,.1f} hours on 64 cores if the work spread evenly. It does not: the task graph "
+        f"solves a batch as one task, and the largest table ({largest5:,} positions, d6 d8 d10 d12 d20 on both "
+        f"sides) alone takes about {largest5_hours:.1f} hours on one core and, at today's "
+        f"{working_per_position:.0f} bytes a position, {largest5 * working_per_position / 2**40:.1f} TiB of memory; "
+        "5 dice need the largest tables themselves split across workers (by blocks of the first die, exchanging "
+        "the reroll means each sweep), which this builder does not do. The first card in each hand multiplies "
+        f"the positions, and so the time and the storage, by {hand_pairs} (every pair of hands of at most one card: "
+        f"{len(hands_up_to(1))} hands each).",
+    ]
+
+
+def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict, measured: str) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
         "",
-        f"Measured {time.strftime('%Y-%m-%d %H:%M')} by `benchmarks/tablebase.py` on {machine['cpus']} CPUs, "
+        f"Measured {measured} by `benchmarks/tablebase.py` on {machine['cpus']} CPUs, "
         f"{machine['memory_bytes'] / 2**30:.0f} GiB, Python {machine['python']}, numpy {machine['numpy']}.",
         f"numpy copy bandwidth: **{bandwidth / 1e9:.1f} GB/s** (read + write). Bound on position updates "
         f"per second: {bandwidth / MEANS_BYTES / 1e9:.2f} G/s at {MEANS_BYTES} B an update (this builder: it "
@@ -194,7 +339,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
     lines += ["", "Details:", ""]
     for name, r in results.items():
         lines.append(
-            f"- **{name}**: {r['tables']:,} tables in {r['batches']:,} batches, {r['workers']} worker threads; "
+            f"- **{name}**{' (measured ' + r['measured'] + ')' if 'measured' in r else ''}: "
+            f"{r['tables']:,} tables in {r['batches']:,} batches, {r['workers']} worker threads; "
             f"{r['positions_with_max_dice']:,} positions in the {r['max_dice']}-dice tables; "
             f"{r['position_updates']:,} position updates ({r['float32_share_of_updates']:.0%} in float32), "
             f"the largest batch {r['largest_batch_seconds']:.1f} s; "
@@ -203,6 +349,46 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
             f"probe in memory: median {r['probe_microseconds_median']:.1f} µs, "
             f"max {r['probe_microseconds_max']:.0f} µs."
         )
+    if stored:
+        lines += [
+            "",
+            "End to end, as the README's commands run them, beside the in-memory build of the same target in the "
+            "same run (`tablebase build` solves and stores each batch as one pack, then every stored value is read "
+            "back against its checksum):",
+            "",
+            "| build | in memory | `tablebase build` (inside: start-up excluded) | verify | end to end "
+            "| end to end / in memory | storing share of batch time | files | most in a folder | on disk | peak memory |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for name, e in stored.items():
+            memory = results[name]["wall_seconds"]
+            ok = "yes" if e["store_share"] <= STORE_SHARE_LIMIT else "NO"
+            lines.append(
+                f"| {name} | {memory:.1f} s | {e['build_wall_seconds']:.1f} s ({e['build_seconds_inside']:.1f} s) | "
+                f"{e['verify_seconds']:.1f} s | "
+                f"{e['end_to_end_seconds']:.1f} s | {e['end_to_end_seconds'] / memory:.2f} | "
+                f"{e['store_share']:.1%} ({ok}: at most {STORE_SHARE_LIMIT:.0%}) | {e['files']:,} | "
+                f"{e['most_entries_in_a_folder']:,} | {e['bytes'] / 2**30:.2f} GiB | {e['peak_rss_bytes'] / 2**30:.2f} GiB |"
+            )
+        lines += [
+            "",
+            "From a fresh process, with those tables stored:",
+            "",
+            f"| build | open for probing + first probe | stats figures | `tablebase stats` | `tablebase probe` "
+            f"| `best \"{BEST_POSITION}\" --depth 1` | same, `--no-tables` |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for name, e in stored.items():
+            lines.append(f"| {name} | {1e3 * e['open_and_first_probe_seconds']:.1f} ms | "
+                         f"{1e3 * e['stats_seconds_in_process']:.0f} ms | {e['stats_seconds']:.2f} s | "
+                         f"{e['probe_seconds']:.2f} s | {e['best_seconds']:.2f} s | {e['best_no_tables_seconds']:.2f} s |")
+        lines += ["", "The first two columns are measured inside one process (no start-up); the others are whole "
+                  "commands in fresh processes, start-up included (the command line's imports take most of it).",
+                  "", BEFORE_PACKS]
+        lines += [""] + [f"- **{name}**: `{e['command']}` printed: " + " / ".join(e["build_output"][1:])
+                         + "; `tablebase stats`: " + e["stats_output"][-1].strip()
+                         for name, e in stored.items()]
+    lines += four_dice_on_paper(results)
     lines += [
         "",
         "An update is one table sweep touching every position once; updates / position counts the sweeps "
@@ -214,6 +400,21 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict) -> str:
     return "\n".join(lines)
 
 
+def earlier_figures(out: Path, names: set[str]) -> dict[str, tuple[dict, dict | None]]:
+    """The figures of ``names`` from the last report (``--target`` measures the others), each
+    marked with the date it was measured."""
+    try:
+        payload = json.loads(out.with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        return {}
+    kept = {}
+    for name in names & set(payload.get("results", {})):
+        memory = dict(payload["results"][name])
+        memory.setdefault("measured", payload.get("measured", "earlier"))
+        kept[name] = (memory, payload.get("end_to_end", {}).get(name))
+    return kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small build only, to try the script")
@@ -222,34 +423,58 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--max-dice", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--end-to-end", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-store", action="store_true", help="the in-memory builds only")
+    parser.add_argument("--report-only", action="store_true", help="write the report again from the last figures")
+    parser.add_argument("--target", action="append", choices=sorted(TARGETS),
+                        help="measure only this target (repeatable); the others' figures are kept from the last report")
     args = parser.parse_args()
     if args.child:
         child(args)
         return
+    limits = {name: target["limit_seconds"] for name, target in {**TARGETS, **QUICK}.items()}
+    out = Path(args.out)
+    if args.report_only:
+        payload = json.loads(out.with_suffix(".json").read_text())
+        out.with_suffix(".md").write_text(report(payload["machine"], payload["copy_bandwidth_bytes_per_second"],
+                                                 payload["results"], limits, payload.get("end_to_end", {}),
+                                                 payload["measured"][:16]))
+        return
     machine = describe_machine()
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; load {os.getloadavg()}", file=sys.stderr)
-    targets = QUICK if args.quick else TARGETS
-    results = {}
+    targets = QUICK if args.quick else {name: TARGETS[name] for name in args.target or TARGETS}
+    results, stored = {}, {}
+    kept = earlier_figures(out, set(TARGETS) - set(targets)) if not args.quick else {}
     for name, target in targets.items():
-        print(f"{name}: building ...", file=sys.stderr, flush=True)
-        command = [sys.executable, __file__, "--child", "--max-dice", str(target["max_dice"]),
-                   "--max-cards", str(target["max_cards"])]
-        if args.workers:
-            command += ["--workers", str(args.workers)]
-        done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
-        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
-        r = results[name]
-        print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
-              f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
-    limits = {name: target["limit_seconds"] for name, target in targets.items()}
-    text = report(machine, bandwidth, results, limits)
+        for end_to_end in (False,) if args.no_store else (False, True):
+            print(f"{name}: building {'end to end' if end_to_end else 'in memory'} ...", file=sys.stderr, flush=True)
+            command = [sys.executable, __file__, "--child", "--max-dice", str(target["max_dice"]),
+                       "--max-cards", str(target["max_cards"])] + (["--end-to-end"] if end_to_end else [])
+            if args.workers:
+                command += ["--workers", str(args.workers)]
+            done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            if end_to_end:
+                stored[name] = figures
+                print(f"{name}: end to end {figures['end_to_end_seconds']:.1f} s, storing "
+                      f"{figures['store_share']:.1%} of batch time, {figures['files']:,} files", file=sys.stderr)
+            else:
+                results[name] = r = figures
+                print(f"{name}: {r['positions']:,} positions in {r['wall_seconds']:.1f} s "
+                      f"(CPU {r['cpu_seconds']:.1f} s), peak {r['peak_rss_bytes'] / 2**30:.2f} GiB", file=sys.stderr)
+    for name, (memory, end_to_end) in kept.items():
+        results[name] = memory
+        if end_to_end:
+            stored[name] = end_to_end
+    results = {name: results[name] for name in TARGETS if name in results} if not args.quick else results
+    text = report(machine, bandwidth, results, limits, stored, time.strftime("%Y-%m-%d %H:%M"))
     print(text)
-    out = Path(args.out)
     if not args.quick:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.with_suffix(".md").write_text(text)
         payload = {"machine": machine, "copy_bandwidth_bytes_per_second": bandwidth, "results": results,
+                   "end_to_end": stored,
                    "limits_seconds": limits, "measured": time.strftime("%Y-%m-%d %H:%M:%S")}
         out.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n")
 

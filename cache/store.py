@@ -558,6 +558,22 @@ def _write_all(f, view: memoryview) -> None:
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 
 
+def _remove_if_orphan(tmp: Path, now: float) -> bool:
+    """Delete ``tmp`` (``.<name>.<host>.<pid>.<random>.tmp``) if its writer is dead: a process of
+    this host that no longer runs, or, from another host, a day without change. Whether it did."""
+    parts = tmp.name[1:-4].rsplit(".", 3)
+    try:
+        if len(parts) == 4 and parts[1] == _HOST:
+            orphan = not _pid_alive(int(parts[2]))
+        else:
+            orphan = now - tmp.stat().st_mtime > _ORPHAN_AGE
+        if orphan:
+            tmp.unlink()
+        return orphan
+    except (OSError, ValueError):
+        return False
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -711,19 +727,9 @@ class TableStore:
         pattern = f".{signature}.*.tmp" if signature else ".*.tmp"
         now = time.time()
         for tmp in directory.glob(pattern):
-            parts = tmp.name[1:-4].rsplit(".", 3)
-            if signature and parts[0] != signature:
+            if signature and tmp.name[1:-4].rsplit(".", 3)[0] != signature:
                 continue
-            try:
-                if len(parts) == 4 and parts[1] == _HOST:
-                    orphan = not _pid_alive(int(parts[2]))
-                else:
-                    orphan = now - tmp.stat().st_mtime > _ORPHAN_AGE
-                if orphan:
-                    tmp.unlink()
-                    removed += 1
-            except (OSError, ValueError):
-                continue
+            removed += _remove_if_orphan(tmp, now)
         return removed
 
     def clean(self) -> int:

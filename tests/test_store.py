@@ -520,6 +520,7 @@ READER = textwrap.dedent(
     from cache.store import TableStore
     root, seconds = sys.argv[1], float(sys.argv[2])
     loads, versions = 0, set()
+    print("ready", flush=True)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         store = TableStore(root, mmap_threshold=0)
@@ -541,6 +542,7 @@ def test_two_processes_read_at_once_while_a_third_rewrites(tmp_path):
     store.save("g", "s", np.full(100_000, 0.0), {"version": 0.0})
     readers = [subprocess.Popen([sys.executable, "-c", READER, str(tmp_path), "1.5"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]
+    assert [reader.stdout.readline().strip() for reader in readers] == ["ready", "ready"]  # started, however busy
     version = 0.0
     deadline = time.monotonic() + 1.7
     while time.monotonic() < deadline:

@@ -7,7 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cache.store import STORE_KEYS, TableStore
+import numpy as np
+
+from cache.packs import PackStore
+from cache.store import TableStore
 from cli.main import main
 from solver.exact import solve
 from solver.games.rolldown import Rolldown
@@ -23,8 +26,9 @@ def test_build_stats_and_probe(tables):
     assert "36 tables, 3,600 positions" in built.output and "converged" in built.output
     stats = run("tablebase", "stats")
     assert "rolldown-online: 36 tables, 3,600 positions" in stats.output
-    wins = sum(int((table.array > 0.5).sum()) for table in
-               (TableStore(tables).load(m["game"], m["signature"]) for m in TableStore(tables).list()))
+    packs = PackStore(tables)
+    wins = sum(int((packs.load("rolldown-online", info.path.parent.name, name) > 0.5).sum())
+               for info in packs.packs("rolldown-online") for name in info.entries)
     assert f", {wins:,} wins for the mover above 1/2 ({wins / 3600:.1%}), built in" in stats.output
     probe = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--json")
     assert probe.exit_code == 0, probe.output
@@ -83,24 +87,24 @@ def test_first_turn_positions_are_not_in_tables(tables):
 
 def test_a_corrupt_table_is_a_clear_error(tables):
     assert run("tablebase", "build", "rolldown", "--dice", "1").exit_code == 0
-    victim = next(tables.rglob("d8-d6.dtt"))
+    victim = next(tables.rglob("d6-d8/*.dtp"))
     victim.write_bytes(victim.read_bytes()[:-7])
     result = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-")
     assert result.exit_code == 2
-    assert "d8-d6" in result.output and "Traceback" not in result.output
+    assert str(victim) in result.output and "Traceback" not in result.output
+    assert f"corrupt: {victim}" in run("tablebase", "stats").output
 
 
-def test_stats_read_tables_stored_before_the_game_kept_its_statistics(tables):
-    """Older files carry the mover's wins above 1/2 as the store's own ``above_half``: the same figures."""
-    assert run("tablebase", "build", "rolldown", "--dice", "1").exit_code == 0
-    before = run("tablebase", "stats").output
-    store = TableStore(tables)
-    for meta in store.list():
-        array = store.load(meta["game"], meta["signature"]).array.copy()
-        legacy = {k: v for k, v in meta.items() if k not in STORE_KEYS + ("statistics", "path", "file_size", "sha256")}
-        legacy["above_half"] = meta["statistics"]["above_half"]
-        store.save(meta["game"], meta["signature"], array, legacy)
-    assert all("statistics" not in meta and "above_half" in meta for meta in store.list())
-    after = run("tablebase", "stats").output
-    strip = lambda text: [line.split(", built in")[0] for line in text.splitlines()]  # noqa: E731
-    assert strip(after) == strip(before) and "wins for the mover above 1/2" in after
+def test_tables_stored_one_file_each_are_refused_with_how_to_rebuild(tables):
+    """The layout before packs: one line naming the folder and the build that replaces it."""
+    old = TableStore(tables)
+    old.save("rolldown-online", "d6d8-d4d6.K-", np.zeros((6, 8, 4, 6)), {})
+    old.save("rolldown-online", "d8-d6", np.zeros((8, 6)), {})
+    for args in (("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-"),
+                 ("best", "rolldown", "d8:2/d6:5 a -/-", "--depth", "1"),
+                 ("tablebase", "build", "rolldown", "--dice", "1")):
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        assert "stored one file each" in result.output and "--dice 2 --cards 1" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert "remove that folder and rebuild" in run("tablebase", "stats").output

@@ -1,13 +1,21 @@
 """RolldownBeta endgame tables on disk: build, store, probe — what ``dicetree tablebase`` and
 ``best --exact`` use, and the oracle the search probes at every node the tables cover.
 
-Tables come from :mod:`solver.games.rolldown.tables` (the vectorized builder) and live in a
-:class:`cache.store.TableStore`, one file per signature, under the game name
-``rolldown-<ace variant>`` (kept apart to be safe, though the builder finds the two variants give
-equal values: the printed Ace's extra plays never beat the online ones; only the move lists differ).
-Each table's metadata carries its statistics (:data:`STATISTICS`: the positions the mover wins
-with a chance above 1/2), which ``tablebase stats`` sums; tables stored before the statistics were
-the game's kept that count as the store's own ``above_half`` and are read the same.
+Tables come from :mod:`solver.games.rolldown.tables` (the vectorized builder) and live in the
+store's packed layout (:class:`cache.packs.PackStore`) under the game name ``rolldown-<ace
+variant>`` (kept apart to be safe, though the builder finds the two variants give equal values:
+the printed Ace's extra plays never beat the online ones; only the move lists differ). Each batch
+the builder solves is one pack, in the folder of its pair of dice sets (:attr:`Signature.shard`),
+so a build of 58,725 tables writes 1,207 files in 141 folders. Each table carries its statistics
+(:data:`STATISTICS`: the positions the mover wins with a chance above 1/2), which ``tablebase
+stats`` sums, and each pack its batch's time, counted once.
+
+A build stores each batch as soon as it is solved and skips the batches already stored, so a
+build stopped at any moment (even by SIGKILL) and started again ends with the same tables as one
+that ran through. With ``workers`` or ``scheduler`` it runs as a task graph on ``dask.distributed``
+(one task a batch, each waiting for the batches whose tables it reads); the workers read and write
+the table folder themselves, so a cluster's workers must share it (a shared file system).
+Tables stored one file each (before packs) are refused with one line that says how to rebuild.
 
 >>> import tempfile
 >>> from cache.store import TableStore
@@ -21,11 +29,13 @@ the game's kept that count as the store's own ``above_half`` and are read the sa
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
+from cache.packs import PackStore, PackWriter
 from cache.store import TableStore
 from solver.game import GameError
 from solver.games.rolldown.cards import UNKNOWN
@@ -34,14 +44,20 @@ from solver.games.rolldown.rules import RolldownRules
 from solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
 from solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
+    Batch,
+    BatchStats,
     BuildEstimate,
+    BuildStats,
+    ProgressFn,
     Signature,
-    Tables,
-    build_tables,
     estimate_build,
     move_values,
+    plan_batches,
     required_signatures,
+    run_plan,
+    solve_batch,
     state_index,
+    wanted_signatures,
 )
 from solver.limits import SearchStats
 from solver.providers import Progress
@@ -62,15 +78,6 @@ def table_statistics(values: np.ndarray) -> dict[str, int]:
     return {"above_half": int(np.count_nonzero(values > 0.5))}
 
 
-def stored_statistics(metadata: dict) -> dict[str, int]:
-    """A stored table's statistics; a table from before they were the game's has its
-    ``above_half`` at the top of its metadata, where the store used to count it."""
-    if "statistics" in metadata:
-        return metadata["statistics"]
-    legacy = metadata.get("above_half")
-    return {"above_half": legacy} if isinstance(legacy, int) and not isinstance(legacy, bool) else {}
-
-
 def covered(state: RolldownState) -> bool:
     """Whether tables can hold ``state``: the mover decides, no first turn pending, hands known."""
     return (
@@ -82,23 +89,52 @@ def covered(state: RolldownState) -> bool:
 
 
 class Tablebase:
-    """The stored tables of one Ace variant, loaded lazily (memory-mapped where large)."""
+    """The stored tables of one Ace variant, loaded lazily (memory-mapped)."""
 
     def __init__(self, store: TableStore | None = None, ace: str = "online"):
         self.store = store or TableStore()
+        self.packs = PackStore(self.store.root, verify=self.store.verify)
         self.ace = ace
         self.game_name = f"rolldown-{ace}"
-        self._loaded: dict[Signature, np.ndarray | None] = {}
+        self._loaded: dict[Signature, np.ndarray] = {}
+        self._layout_checked = False
         self.probes = 0
         self.hits = 0
+
+    def _check_layout(self) -> None:
+        """Refuse, in one line, a folder of tables stored one file each (the layout before packs)."""
+        if self._layout_checked:
+            return
+        old = self.packs.legacy_tables(self.game_name)
+        if old:
+            raise GameError(self._legacy_line(old))
+        self._layout_checked = True
+
+    def _legacy_line(self, old: list[str]) -> str:
+        sigs = [Signature.parse(name) for name in old]
+        dice = max(sig.dice for sig in sigs)
+        cards = max(max(len(sig.my_hand), len(sig.their_hand)) for sig in sigs)
+        return (f"the {len(old):,} tables in {self.packs.folder(self.game_name)} are stored one file each, a layout "
+                f"this dicetree no longer reads: remove that folder and rebuild them with "
+                f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}`")
 
     # ----- probing -------------------------------------------------------------------------------
     def table(self, signature: Signature) -> np.ndarray | None:
         """The table of ``signature``, or None if it has not been built."""
-        if signature not in self._loaded:
-            stored = self.store.load(self.game_name, signature.name)
-            self._loaded[signature] = None if stored is None else stored.array
-        return self._loaded[signature]
+        found = self._loaded.get(signature)
+        if found is None:
+            self._check_layout()
+            found = self.packs.load(self.game_name, signature.shard, signature.name)
+            if found is not None:
+                self._loaded[signature] = found
+        return found
+
+    def has(self, signature: Signature) -> bool:
+        """Whether the table of ``signature`` is stored (its values not read)."""
+        if signature in self._loaded:
+            return True
+        self._check_layout()
+        return self.packs.has(self.game_name, signature.shard, signature.name)
 
     def probe(self, state: RolldownState) -> float | None:
         """The exact value of ``state`` for its mover, or None where no table covers it."""
@@ -113,9 +149,10 @@ class Tablebase:
 
     def oracle(self) -> Callable[[RolldownState], float | None] | None:
         """A probe from player 0's view, for :class:`solver.search.Searcher`'s ``oracle`` (``None``
-        while no table is stored: nothing to probe)."""
-
-        stored = [Signature.parse(meta["signature"]).dice for meta in self.store.list(self.game_name)]
+        while no table is stored: nothing to probe). Costs a listing of the shards' folders: their
+        packs are read when a position first needs one."""
+        self._check_layout()
+        stored = [Signature.parse(shard).dice for shard in self.packs.shards(self.game_name)]
         if not stored:
             return None
         most_dice = max(stored)
@@ -132,7 +169,7 @@ class Tablebase:
     def move_values(self, state: RolldownState) -> list[tuple[Action, float]]:
         """Every legal move with its exact value for the mover (tables of the position's closure
         must be built: :meth:`ensure`)."""
-        return move_values(self.closure_tables(Signature.of_state(state)), state, self.ace)
+        return move_values(self.tables(), state, self.ace)
 
     def exact_result(self, state: RolldownState, limit: int = ON_DEMAND_LIMIT, progress=None) -> SearchResult:
         """Every move's exact value at ``state`` as a search result (building small missing
@@ -163,17 +200,12 @@ class Tablebase:
         return f"`--exact` gives exact values (it builds the missing endgame tables first: {estimate.positions:,} positions)"
 
     # ----- building -------------------------------------------------------------------------------
-    def closure_tables(self, root: Signature) -> dict[Signature, np.ndarray]:
-        """Every stored table that ``root``'s value depends on (missing ones are left out)."""
-        tables = {}
-        for signature in required_signatures([root]):
-            table = self.table(signature)
-            if table is not None:
-                tables[signature] = table
-        return tables
+    def tables(self) -> StoredTables:
+        """The stored tables as a read-only mapping ``{Signature: array}``, each read when first asked."""
+        return StoredTables(self)
 
     def missing(self, root: Signature) -> list[Signature]:
-        return [sig for sig in required_signatures([root]) if self.table(sig) is None]
+        return [sig for sig in required_signatures([root]) if not self.has(sig)]
 
     def ensure(self, state: RolldownState, limit: int = ON_DEMAND_LIMIT, progress=None) -> BuildEstimate | None:
         """Build and store whatever tables ``state`` needs; refuse (GameError, with the size)
@@ -193,41 +225,46 @@ class Tablebase:
                 f"exact values here need {estimate}: beyond what is built on demand "
                 f"({limit:,} positions); build them with `dicetree tablebase build` or search instead"
             )
-        self._build(roots=todo, progress=progress)
+        self.build(roots=todo, progress=progress)
         return estimate
 
-    def build(self, max_dice: int | None = None, max_cards: int = 0, *, roots=None, progress=None) -> Tables:
-        """Build every table with up to ``max_dice`` dice a side and ``max_cards`` cards a hand
-        (reusing stored ones) and store the new ones."""
-        return self._build(max_dice=max_dice, max_cards=max_cards, roots=roots, progress=progress)
+    def build(self, max_dice: int | None = None, max_cards: int = 0, *, roots=None, progress: ProgressFn | None = None,
+              workers: int | None = None, scheduler: str | None = None) -> BuildStats:
+        """Build and store every table with up to ``max_dice`` dice a side and ``max_cards`` cards a
+        hand (or what ``roots`` need), skipping the batches already stored; the build's figures.
 
-    def _build(self, *, max_dice=None, max_cards=0, roots=None, progress=None) -> Tables:
-        wanted = required_signatures(roots) if roots is not None else None
-        known = {}
-        for signature in wanted if wanted is not None else ():
-            table = self.table(signature)
-            if table is not None:
-                known[signature] = table
-        if wanted is None:
-            for meta in self.store.list(self.game_name):
-                signature = Signature.parse(meta["signature"])
-                known[signature] = self.table(signature)
-        known = {sig: table for sig, table in known.items() if table is not None}
-        tables = build_tables(max_dice, max_cards, ace=self.ace, progress=progress, roots=roots,
-                              tables=Tables(known, ace=self.ace))
-        for batch in tables.stats.batches:
-            for name in batch.signatures:
-                signature = Signature.parse(name)
-                if signature in known:
-                    continue
-                array = tables[signature]
-                self.store.save(self.game_name, name, array, {
-                    "build_time": batch.seconds, "tolerance": DEFAULT_TOLERANCE,
-                    "residual": batch.residual, "updates": batch.updates64 + batch.updates32,
-                    "options": {"ace": self.ace}, "statistics": table_statistics(array),
-                })
-                self._loaded[signature] = array
-        return tables
+        In this process (a thread a CPU) by default; with ``workers``, on a ``dask.distributed``
+        ``LocalCluster`` of that many worker processes; with ``scheduler``, on the cluster whose
+        scheduler is at that address (its workers must see this table folder)."""
+        self._check_layout()
+        wanted = wanted_signatures(max_dice, max_cards, roots)
+        self.packs.clean(self.game_name)  # temporary files of killed writers, once per build
+        plan = [[batch for batch in level if not all(self.has(sig) for sig in batch.signatures())]
+                for level in plan_batches(wanted)]
+        plan = [level for level in plan if level]
+        stats = BuildStats()
+        if not plan:
+            return stats
+        if scheduler is not None or workers is not None:
+            _run_on_dask(self, plan, stats, progress, workers, scheduler)
+        else:
+            with self.packs.writer() as writer:  # the disk syncs while the next batches are solved
+                run_plan(plan, lambda batch: self.solve_and_store(batch, writer), stats, progress=progress,
+                         level_done=writer.flush)
+        return stats
+
+    def solve_and_store(self, batch: Batch, writer: PackWriter | None = None) -> BatchStats:
+        """Solve one batch from the stored tables it reads and store it as one pack (committed
+        later if a ``writer`` is given). The pack's ``build_time`` is its batch's solving time."""
+        solved, stats = solve_batch(batch, self.tables(), self.ace)
+        started = time.perf_counter()
+        tables = {sig.name: array for sig, array in solved.items()}
+        (writer or self.packs).save(self.game_name, batch.shard, batch.name, tables, {
+            "build_time": stats.seconds, "tolerance": DEFAULT_TOLERANCE, "residual": stats.residual,
+            "updates": stats.updates64 + stats.updates32, "options": {"ace": self.ace},
+        }, statistics={name: table_statistics(array) for name, array in tables.items()})
+        stats.store_seconds = time.perf_counter() - started
+        return stats
 
     # ----- the command line's provider interface (:class:`solver.providers.ExactValues`) ---------------
     build_parameters = (
@@ -235,6 +272,9 @@ class Tablebase:
         RuleOption("cards", "int", 0, "at most this many cards in each hand", low=0, high=3),
         RuleOption("max_positions", "int", 2_000_000_000, "refuse builds larger than this (the estimate is printed)",
                    low=1),
+        RuleOption("workers", "int", None, "build on a dask LocalCluster of this many worker processes", low=1),
+        RuleOption("scheduler", "text", None, "build on the dask cluster at this address (its workers must see "
+                   "the same table folder)"),
     )
 
     def build_from(self, values, progress: Progress | None = None) -> list[str]:
@@ -251,8 +291,13 @@ class Tablebase:
         if progress is not None:
             def report(done: int, total: int, batch) -> None:
                 progress(done, total, f"{batch.signatures[0]:<16}")
-        stats = self.build(max_dice=int(dice), max_cards=cards, progress=report).stats
-        lines.append(f"Solved {stats.positions:,} new positions in {stats.seconds:.1f} s; largest residual "
+        workers = values.get("workers")
+        stats = self.build(max_dice=int(dice), max_cards=cards, progress=report, scheduler=values.get("scheduler"),
+                           workers=None if workers is None else int(workers))
+        solving = sum(b.seconds for b in stats.batches)
+        storing = sum(b.store_seconds for b in stats.batches)
+        lines.append(f"Solved {stats.positions:,} new positions in {stats.seconds:.1f} s ({solving:.1f} s solving and "
+                     f"{storing:.1f} s storing {len(stats.batches):,} batches); largest residual "
                      f"{stats.max_residual:.1e} ({'converged' if stats.converged else 'NOT converged'})")
         return lines
 
@@ -284,21 +329,116 @@ class Tablebase:
         return "\n".join(lines)
 
     def stats(self) -> list[str]:
-        """What is stored, per Ace variant (``tablebase stats``)."""
-        names = sorted({meta["game"] for meta in self.store.list()} & {f"rolldown-{a}" for a in ACE_VARIANTS})
+        """What is stored, per Ace variant (``tablebase stats``): reads the packs' directories only."""
         lines = [f"Tables in {self.store.root}"]
-        if not names:
-            lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
-        for name in names:
-            figures = self.store.stats(name, statistics=stored_statistics)
+        found = False
+        for ace in ACE_VARIANTS:
+            base = Tablebase(self.store, ace)
+            old = base.packs.legacy_tables(base.game_name)
+            if old:
+                found = True
+                lines.append(f"  {base.game_name}: {base._legacy_line(old)}")
+                continue
+            if not base.packs.shards(base.game_name):
+                continue
+            found = True
+            figures = base.packs.stats(base.game_name)
             counts = "".join(
                 f"{figures.statistics.get(key, 0):,} {label} "
                 f"({figures.statistics.get(key, 0) / figures.positions if figures.positions else 0.0:.1%}), "
                 for key, label in STATISTICS.items()
             )
             lines.append(
-                f"  {name}: {figures.tables:,} tables, {figures.positions:,} positions, {counts}"
-                f"built in {figures.build_time:.1f} s, {figures.bytes / 2**20:.1f} MiB on disk"
+                f"  {base.game_name}: {figures.tables:,} tables, {figures.positions:,} positions, {counts}"
+                f"built in {figures.build_time:.1f} s (each batch's solving time, added up), "
+                f"{figures.bytes / 2**20:.1f} MiB on disk"
             )
             lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]
+        if not found:
+            lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
         return lines
+
+
+class StoredTables(Mapping):
+    """A :class:`Tablebase`'s stored tables as ``{Signature: array}``, each read when first asked
+    (what :func:`~solver.games.rolldown.tables.move_values` and the builder read)."""
+
+    def __init__(self, base: Tablebase):
+        self.base = base
+        self.ace = base.ace
+
+    def __getitem__(self, signature: Signature) -> np.ndarray:
+        table = self.base.table(signature)
+        if table is None:
+            raise KeyError(f"no table for {signature.name}")
+        return table
+
+    def __contains__(self, signature) -> bool:
+        return isinstance(signature, Signature) and self.base.has(signature)
+
+    def __iter__(self) -> Iterator[Signature]:
+        raise TypeError("stored tables are looked up by signature, not listed")
+
+    def __len__(self) -> int:
+        raise TypeError("stored tables are looked up by signature, not counted")
+
+
+# ----- building on dask.distributed ---------------------------------------------------------------
+_worker_bases: dict[tuple[str, str], Tablebase] = {}
+_worker_lock = threading.Lock()
+
+
+def solve_and_store_task(root: str, ace: str, batch: Batch, *after: BatchStats) -> BatchStats:
+    """A dask task: solve ``batch`` from the tables under ``root`` and store it there (``after``:
+    the batches it reads, only waited for). Each worker process keeps one :class:`Tablebase` a folder."""
+    with _worker_lock:
+        base = _worker_bases.get((root, ace))
+        if base is None:
+            base = _worker_bases[(root, ace)] = Tablebase(TableStore(root), ace)
+    return base.solve_and_store(batch)
+
+
+def _run_on_dask(base: Tablebase, plan: list[list[Batch]], stats: BuildStats, progress: ProgressFn | None,
+                 workers: int | None, scheduler: str | None) -> None:
+    """Run ``plan`` as a task graph: one task a batch, depending on the batches that make its inputs."""
+    from distributed import Client, LocalCluster, as_completed
+
+    started = time.perf_counter()
+    cluster = None
+    try:
+        if scheduler is not None:
+            client = Client(scheduler, timeout=10)
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+    except (OSError, ValueError, TimeoutError) as error:
+        raise GameError(f"cannot reach the dask cluster {scheduler or ''}: {error}") from None
+    try:
+        made_by: dict[Signature, object] = {}
+        futures = []
+        root = str(base.store.root.resolve())
+        for level in plan:
+            for batch in level:
+                after = {id(f): f for f in (made_by.get(sig) for sig in batch.dependencies()) if f is not None}
+                future = client.submit(solve_and_store_task, root, base.ace, batch, *after.values(),
+                                       key=f"rolldown-{base.ace}-{batch.name}", retries=1)
+                made_by.update((sig, future) for sig in batch.signatures())
+                futures.append(future)
+        total = sum(b.positions for level in plan for b in level)
+        done = 0
+        for future in as_completed(futures):
+            try:
+                batch_stats = future.result()
+            except KeyError as error:  # a worker did not find a table another one stored
+                raise GameError(f"a cluster worker misses a table ({error.args[0]}): do all workers see the table "
+                                f"folder {root}?") from None
+            stats.batches.append(batch_stats)
+            done += batch_stats.positions
+            if progress is not None:
+                progress(done, total, batch_stats)
+        stats.positions += total
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    stats.seconds += time.perf_counter() - started

@@ -70,6 +70,7 @@ Only what a position needs (the closure of its signature under captures, cards a
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import os
@@ -77,7 +78,7 @@ import threading
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -190,6 +191,17 @@ class Signature:
         return Signature(self.theirs, self.mine, self.their_hand, self.my_hand)
 
     @property
+    def shard(self) -> str:
+        """The two sets of dice, the smaller first, whoever moves: a signature, its swap and every
+        hand pair share it (the folder their tables are stored in).
+
+        >>> Signature((6, 10), (4, 8), (QUEEN,)).shard
+        'd4d8-d6d10'
+        """
+        low, high = sorted((self.mine, self.theirs))
+        return f"{_dice_text(low)}-{_dice_text(high)}"
+
+    @property
     def dice(self) -> int:
         return len(self.mine)
 
@@ -282,6 +294,17 @@ def required_signatures(roots: Iterable[Signature]) -> set[Signature]:
     return seen
 
 
+def wanted_signatures(max_dice: int | None = None, max_cards: int = 0,
+                      roots: Iterable[Signature] | None = None) -> set[Signature]:
+    """What a build asks for: the closure of ``roots``, else every signature up to ``max_dice``
+    dice a side and ``max_cards`` cards a hand."""
+    if roots is not None:
+        return required_signatures(roots)
+    if max_dice is not None:
+        return set(all_signatures(max_dice, max_cards))
+    raise GameError("say what to build: max_dice (and max_cards) or roots")
+
+
 @dataclass(frozen=True)
 class BuildEstimate:
     """The size of a build: signatures, positions, the bytes its tables take (float64) and an
@@ -347,8 +370,9 @@ class BatchStats:
     updates64: int  # ... in float64, including the last one that wrote the tables
     position_updates: int  # positions touched by all those updates
     residual: float  # bound on the change of any value in one more sweep
-    seconds: float
+    seconds: float  # solving
     converged: bool
+    store_seconds: float = 0.0  # writing its tables, where a tablebase stores them
 
 
 @dataclass
@@ -619,15 +643,21 @@ class _Anderson:
 
 
 # ----- one batch: a dice pair and its swap over several hand pairs ----------------------------------
-@dataclass
-class _Batch:
-    """Tables A = (mine, theirs, hand pair h) and B = their swaps, for each h in ``hands``.
+@dataclass(frozen=True)
+class Batch:
+    """Tables A = (mine, theirs, hand pair h) and B = their swaps, for each h in ``hands``: the unit
+    of work of a build (solved together, stored together as one pack).
     With ``mine == theirs`` each B table is an A table of the swapped hand pair (or the same
-    table): only one hand pair of each swapped couple is listed and the tables are stored once."""
+    table): only one hand pair of each swapped couple is listed and the tables are stored once.
+
+    >>> batch = plan_batches(all_signatures(1))[0][0]
+    >>> batch.name, batch.shard, [sig.name for sig in batch.signatures()]
+    ('d20-d20+1', 'd20-d20', ['d20-d20'])
+    """
 
     mine: tuple[int, ...]
     theirs: tuple[int, ...]
-    hands: list[tuple[tuple[int, ...], tuple[int, ...]]]  # (my hand, their hand) of the A tables
+    hands: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (my hand, their hand) of the A tables
 
     def a_sig(self, h: int) -> Signature:
         return Signature(self.mine, self.theirs, *self.hands[h])
@@ -643,6 +673,25 @@ class _Batch:
                 out.append(self.b_sig(h))
         return out
 
+    def dependencies(self) -> set[Signature]:
+        """The tables of other batches this one reads (its captures' and cards' children)."""
+        own = set(self.signatures())
+        return {child for sig in own for child in sig.children()} - own
+
+    @property
+    def shard(self) -> str:
+        """The pair of dice sets, either way round: every table of the batch has it (:attr:`Signature.shard`)."""
+        return self.a_sig(0).shard
+
+    @property
+    def name(self) -> str:
+        """A name for the batch's pack, the same whenever the same batch is planned: its first table,
+        how many hand pairs, and (for several) a digest of them all."""
+        text = f"{self.a_sig(0).name}+{len(self.hands)}"
+        if len(self.hands) > 1:
+            text += "-" + hashlib.sha256(repr(self.hands).encode()).hexdigest()[:10]
+        return text
+
     @property
     def positions(self) -> int:
         return math.prod(self.mine + self.theirs) * len(self.signatures())
@@ -653,26 +702,46 @@ class _Batch:
         return math.prod(self.mine + self.theirs) * len(self.hands)
 
 
-def _plan(signatures: set[Signature]) -> list[list[_Batch]]:
-    """Batches in dependency order: a list of levels (fewer dice, then fewer cards) of
-    independent batches, each a dice pair with its swap and some hand pairs."""
+def plan_batches(signatures: Iterable[Signature]) -> list[list[Batch]]:
+    """The batches that solve ``signatures`` (and their swaps) in dependency order: a list of levels
+    (fewer dice, then fewer cards) of independent batches, each a dice pair with its swap and some
+    hand pairs, largest first. The same signatures always give the same batches."""
+    wanted = set(signatures)
+    wanted |= {sig.swap() for sig in wanted}  # a signature is solved with its swap
     groups: dict[tuple, set] = {}
-    for sig in signatures:
-        if sig.swap() not in signatures:
-            raise GameError(f"the set of signatures is not closed under swap: {sig.swap().name} is missing")
+    for sig in wanted:
         a = sig if (sig.mine, sig.my_hand) <= (sig.theirs, sig.their_hand) else sig.swap()
         groups.setdefault((sig.dice, sig.cards, a.mine, a.theirs), set()).add((a.my_hand, a.their_hand))
-    levels: dict[tuple[int, int], list[_Batch]] = {}
-    for (dice, cards, mine, theirs), hands in groups.items():
+    levels: dict[tuple[int, int], list[Batch]] = {}
+    for (dice, cards, mine, theirs), hands in sorted(groups.items()):
         ordered = sorted(hands)
         limit = max(1, MAX_BATCH_ELEMENTS // math.prod(mine + theirs))
         for start in range(0, len(ordered), limit):
-            levels.setdefault((dice, cards), []).append(_Batch(mine, theirs, ordered[start : start + limit]))
-    return [sorted(levels[key], key=lambda b: -b.elements) for key in sorted(levels)]  # largest first
+            levels.setdefault((dice, cards), []).append(Batch(mine, theirs, tuple(ordered[start : start + limit])))
+    return [sorted(levels[key], key=lambda b: -b.elements) for key in sorted(levels)]
 
 
-def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float32: bool, depth: int) -> BatchStats:
-    """Solve one batch and store its tables into ``tables`` (each a contiguous float64 array).
+def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str = "online",
+                tolerance: float = DEFAULT_TOLERANCE, float32: bool = True,
+                anderson: int = ANDERSON_DEPTH) -> tuple[dict[Signature, np.ndarray], BatchStats]:
+    """Solve ``batch`` reading its :meth:`~Batch.dependencies` from ``tables``: its tables and
+    certificate (a warning if it did not converge). The same inputs give the same bits."""
+    out: dict[Signature, np.ndarray] = {}
+    stats = _solve_batch(batch, tables, out, ace, tolerance, float32, anderson)
+    if not stats.converged:
+        warnings.warn(
+            f"tables {stats.signatures[0]} ...: residual {stats.residual:.1e} after "
+            f"{stats.updates64} float64 updates, above the tolerance {tolerance:.1e}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return out, stats
+
+
+def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: float, float32: bool,
+                 depth: int) -> BatchStats:
+    """Solve one batch reading its children from ``tables`` and put its tables into ``out`` (each a
+    contiguous float64 array).
 
     The A tables X and the B tables Y (seen in A's axes: Y[h][x] is the value for B to move at
     the position x) satisfy X = max(C_A, 1 - mean_k Y) and Y = max(C_B, 1 - mean_k X) over the
@@ -739,9 +808,9 @@ def _solve_batch(batch: _Batch, tables: dict, ace: str, tolerance: float, float3
     del const_b, low_a
     table_a = ROUND_POV.flip(table_a)  # X = 1 - Z
     for h in range(count):
-        tables[batch.a_sig(h)] = table_a[h]
+        out[batch.a_sig(h)] = table_a[h]
         if batch.b_sig(h) != batch.a_sig(h):
-            tables[batch.b_sig(h)] = np.ascontiguousarray(table_b[h].transpose(halves))
+            out[batch.b_sig(h)] = np.ascontiguousarray(table_b[h].transpose(halves))
     return BatchStats(
         tuple(sig.name for sig in batch.signatures()),
         batch.positions,
@@ -785,75 +854,52 @@ def build_tables(
     """
     if ace not in ACE_VARIANTS:
         raise GameError(f"unknown Ace variant '{ace}': choose one of {', '.join(ACE_VARIANTS)}")
-    if roots is not None:
-        wanted = required_signatures(roots)
-    elif max_dice is not None:
-        wanted = set(all_signatures(max_dice, max_cards))
-    else:
-        raise GameError("say what to build: max_dice (and max_cards) or roots")
+    wanted = wanted_signatures(max_dice, max_cards, roots)
     result = Tables(ace=ace)
     if tables:
         if getattr(tables, "ace", ace) != ace:
             raise GameError(f"the given tables were built for the {tables.ace} Ace, not {ace}")
         result.update(tables)
     todo = {sig for sig in wanted if sig not in result}
-    todo |= {sig.swap() for sig in todo}  # a signature is solved with its swap
-    plan = _plan(todo)
-    total = sum(b.positions for level in plan for b in level)
-    done = 0
-    workers = workers or os.cpu_count() or 1
+    plan = plan_batches(todo)
     lock = threading.Lock()
-    started = time.perf_counter()
-    stats = result.stats
 
-    def run(batch: _Batch) -> BatchStats:
-        local: dict = {}
-        view = _Overlay(result, local)
-        batch_stats = _solve_batch(batch, view, ace, tolerance, float32, anderson)
-        if not batch_stats.converged:
-            warnings.warn(
-                f"tables {batch_stats.signatures[0]} ...: residual {batch_stats.residual:.1e} after "
-                f"{batch_stats.updates64} float64 updates, above the tolerance {tolerance:.1e}",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+    def solve(batch: Batch) -> BatchStats:
+        solved, batch_stats = solve_batch(batch, result, ace, tolerance, float32, anderson)
         with lock:
-            result.update(local)
+            result.update(solved)
         return batch_stats
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for level in plan:
-            for batch_stats in pool.map(run, level) if workers > 1 else map(run, level):
-                stats.batches.append(batch_stats)
-                done += batch_stats.positions
-                if progress is not None:
-                    progress(done, total, batch_stats)
-    stats.seconds += time.perf_counter() - started
-    stats.positions += total
+    run_plan(plan, solve, result.stats, workers=workers, progress=progress)
     for sig in wanted:
         if sig not in result:  # pragma: no cover - the plan covers every wanted signature
             raise GameError(f"internal error: {sig.name} was not built")
     return result
 
 
-class _Overlay(dict):
-    """Reads fall back to the shared result; writes stay local until the batch is done."""
-
-    def __init__(self, shared: dict, local: dict):
-        super().__init__()
-        self.shared = shared
-        self.local = local
-
-    def __getitem__(self, key):
-        if key in self.local:
-            return self.local[key]
-        return self.shared[key]
-
-    def __setitem__(self, key, value):
-        self.local[key] = value
-
-    def __contains__(self, key):
-        return key in self.local or key in self.shared
+def run_plan(plan: list[list[Batch]], solve: Callable[[Batch], BatchStats], stats: BuildStats, *,
+             workers: int | None = None, progress: ProgressFn | None = None,
+             level_done: Callable[[], None] | None = None) -> BuildStats:
+    """Run ``solve`` on every batch of ``plan``, level after level, ``workers`` threads at once
+    (default: the CPUs), adding each batch's certificate to ``stats`` and calling
+    ``progress(done_positions, total_positions, batch_stats)`` as each batch is done and
+    ``level_done()`` after each level (before the next one reads it)."""
+    total = sum(b.positions for level in plan for b in level)
+    done = 0
+    workers = workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for level in plan:
+            for batch_stats in pool.map(solve, level) if workers > 1 else map(solve, level):
+                stats.batches.append(batch_stats)
+                done += batch_stats.positions
+                if progress is not None:
+                    progress(done, total, batch_stats)
+            if level_done is not None:
+                level_done()
+    stats.seconds += time.perf_counter() - started
+    stats.positions += total
+    return stats
 
 
 # ----- probing ------------------------------------------------------------------------------------------
@@ -960,6 +1006,7 @@ class _AfterMove:
 
 
 __all__ = [
+    "Batch",
     "BatchStats",
     "BuildEstimate",
     "BuildStats",
@@ -972,7 +1019,11 @@ __all__ = [
     "estimate_build",
     "hands_up_to",
     "move_values",
+    "plan_batches",
     "probe",
     "required_signatures",
+    "run_plan",
+    "solve_batch",
     "state_index",
+    "wanted_signatures",
 ]
