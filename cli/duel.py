@@ -29,7 +29,8 @@ from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 _BUILT_IN = (
     f"{', '.join(kind.usage() for kind in TURN_KINDS)} where players take turns; "
     f"{', '.join(kind.usage() for kind in SIMULTANEOUS_KINDS)} where they choose at once; a game may offer "
-    "more (an unknown name lists the game's)"
+    "more (an unknown name lists the game's). Each strategy sees its own player's view; where the game hides "
+    "cards the searches average over hands=N possible hands (default 16), and ',all-seeing' lets one see them"
 )
 
 
