@@ -20,7 +20,7 @@ DEFAULT_TIME = 5.0
 @game_argument
 @click.argument("position", required=False)
 @click.option("--depth", type=click.IntRange(1, 64), help="Search exactly N decisions deep (chance events do not count).")
-@click.option("--time", "time_limit", type=click.FloatRange(0.01), help=f"Think for at most SECONDS (default {DEFAULT_TIME:g} without --depth).")
+@click.option("--time", "time_limit", type=click.FloatRange(0.01), help=f"Think for at most SECONDS (default {DEFAULT_TIME:g} without --depth, unless the game sets its own depth).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--example", is_flag=True, help="Analyse the game's built-in example position.")
 @click.option("--hands-exact", type=click.IntRange(1), default=100, show_default=True,
@@ -50,7 +50,8 @@ def best(game_name, position, depth, time_limit, as_json, example, hands_exact, 
         position = game.example_position()
     state = game.parse(position)
     if depth is None and time_limit is None:
-        time_limit = DEFAULT_TIME
+        depth = game.default_depth
+        time_limit = DEFAULT_TIME if depth is None else None
     if has_simultaneous_moves(game):
         if exact:
             raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "

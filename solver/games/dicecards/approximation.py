@@ -81,13 +81,26 @@ def card_values(card: Card, rolls: int, prices: tuple[float, ...], tickets: int 
 
 def share_tickets(extras: list[np.ndarray]) -> np.ndarray:
     """The most the cards make of tickets shared among them: ``extras[c][..., j]`` is what j tickets
-    add to card c; the result's ``[..., k]`` the best split of k tickets (a small knapsack)."""
+    add to card c; the result's ``[..., k]`` the best split of k tickets (a small knapsack: every
+    split (k - j, j) of each count k at once, then the best of each k).
+
+    >>> share_tickets([np.array([0.0, 1.0, 1.5]), np.array([0.0, 0.8, 2.0])]).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    width = extras[0].shape[-1]
+    given, kept = _splits(width)
+    starts = np.flatnonzero(np.r_[True, given[1:] != given[:-1]])
     best = extras[0]
     for extra in extras[1:]:
-        width = best.shape[-1]
-        best = np.stack([np.max([best[..., k - j] + extra[..., j] for j in range(k + 1)], axis=0)
-                         for k in range(width)], axis=-1)
+        best = np.maximum.reduceat(best[..., given - kept] + extra[..., kept], starts, axis=-1)
     return best
+
+
+@lru_cache(maxsize=None)
+def _splits(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (k, j) with 0 <= j <= k < width, ordered by k: the ways to split k tickets."""
+    pairs = np.array([(k, j) for k in range(width) for j in range(k + 1)], np.int64)
+    return pairs[:, 0], pairs[:, 1]
 
 
 class Approximation:
@@ -118,12 +131,23 @@ class Approximation:
         """The value with ``rolls_left`` rolls to go, before the roll, of ``state``'s cards (or ``marks``)."""
         marks = state.marks if marks is None else marks
         tickets = state.tickets if tickets is None else tickets
-        if not tickets:  # no ticket to share: each card's value without tickets, at the best price
-            tables = [self.card(code) for code in state.cards]
-            base = sum(table.values[:, rolls_left, table.index[m], 0] for table, m in zip(tables, marks))
-            return float((base + np.array(self.prices) * rolls_left).min())
-        rows = [self.card(code).rows(m, rolls_left, tickets + 1) for code, m in zip(state.cards, marks)]
-        return float(self._combine(rows, np.array(self.prices) * rolls_left)[..., tickets].min())
+        return float(self.values(state.cards, [marks], [tickets], rolls_left)[0])
+
+    def values(self, codes: tuple[str, ...], marks: list[tuple[Hashable, ...]], tickets: list[int],
+               rolls_left: int) -> np.ndarray:
+        """The values of K positions of the cards ``codes`` at once, ``marks[k]`` with ``tickets[k]`` and
+        ``rolls_left`` rolls to go, before the roll (one gather per card, one knapsack for them all)."""
+        tables = [self.card(code) for code in codes]
+        at = [np.fromiter((table.index[m[c]] for m in marks), np.int64, len(marks)) for c, table in enumerate(tables)]
+        priced = np.array(self.prices) * rolls_left
+        width = max(tickets) + 1
+        if width == 1:  # no ticket to share: each card's value without tickets, at the best price
+            base = sum(table.values[:, rolls_left, where, 0] for table, where in zip(tables, at))  # [p, k]
+            return (base + priced[:, None]).min(axis=0)
+        rows = [table.values[:, rolls_left, where[:, None], np.minimum(np.arange(width), table.top)].transpose(1, 0, 2)
+                for table, where in zip(tables, at)]  # [k, p, t]
+        dual = self._combine(rows, priced)  # [k, p, t]
+        return dual[np.arange(len(marks)), :, np.array(tickets)].min(axis=-1)
 
     @staticmethod
     def _combine(rows: list[np.ndarray], priced: np.ndarray) -> np.ndarray:
@@ -134,12 +158,11 @@ class Approximation:
     def ranked(self, state: DiceCardsState, may_pass: bool = False) -> list[tuple[Record, float]]:
         """Every legal record of a RECORD state with its approximate value, best first."""
         cards = [self.library[code] for code in state.cards]
-        left = self.rolls - state.rolls - 1
-        found = []
-        for record in records(cards, state.marks, state.tickets, state.roll, may_pass):
-            marks, tickets = after_record(cards, state.marks, state.tickets, record)
-            found.append((record, self.before_roll(state, left, marks, tickets)))
-        return sorted(found, key=lambda pair: -pair[1])
+        options = records(cards, state.marks, state.tickets, state.roll, may_pass)
+        after = [after_record(cards, state.marks, state.tickets, record) for record in options]
+        values = self.values(state.cards, [marks for marks, _ in after], [tickets for _, tickets in after],
+                             self.rolls - state.rolls - 1)
+        return sorted(zip(options, values.tolist()), key=lambda pair: -pair[1])
 
     def value(self, state: DiceCardsState, may_pass: bool = False) -> float:
         """The approximate value of any state (the final score once the game is over)."""

@@ -94,6 +94,9 @@ class DiceCards(Game):
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
     )
     num_players = 1
+    default_depth = 1
+    """``best`` searches one record deep (each leaf's value is the approximation's, which itself looks one
+    record further): a second record deep costs about a hundred times as much (benchmarks/dicecards_best.py)."""
 
     def __init__(self, objective: str = "score", target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
                  cards: str | Path | CardLibrary | None = None, evaluation: str = "cards") -> None:
