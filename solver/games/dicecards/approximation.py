@@ -20,9 +20,19 @@ worth more to it than to the others. The default, :data:`ROLL_PRICE`, is the pri
 best in ``benchmarks/dicecards_approximation.py`` (``results/dicecards/``), which also measures the
 gap to exact values on every hand small enough to solve whole.
 
-The values are a relaxation's, an **upper estimate** of what can be scored: at the start of that
-benchmark's 100 six-card deals they average 92.3 points while its policy scores 84.5. Read the
-value ``best`` prints for a six-card position that way; the ranking of the records is the policy's.
+The relaxation's values are **upper estimates** (at the start of 100 six-card deals they average
+92.3 points while its policy scores 84.5): every card counts on the rolls it likes, and several
+cards like the same roll. So the value a search uses, :meth:`Approximation.estimate`, is corrected
+by **rollouts of the policy itself**: from the first position of a hand it is asked about, the
+approximation plays :data:`ROLLOUTS` games with its one-step policy and measures, for every number
+of rolls to go r, how much the relaxation's value of the positions met with r rolls to go
+exceeds the score then made (:class:`Correction`). The estimate is the relaxation's value less
+that excess: an estimate of the expected score **under the policy**, which is what ``best``
+prints. All records of one roll leave the same rolls to go, so the correction never changes
+which record is preferred; one card alone competes with nobody and is not corrected, nor is an
+excess within its noise (:data:`SIGNIFICANT`).
+``benchmarks/dicecards_approximation.py`` measures both values against exact ones and against
+the scores of played games.
 
 >>> from solver.games.dicecards.game import DiceCards
 >>> game = DiceCards()
@@ -34,8 +44,12 @@ value ``best`` prints for a six-card position that way; the ranking of the recor
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import random
+import zlib
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,11 +57,47 @@ from solver.games.dicecards.cards import Card
 from solver.games.dicecards.induction import hand_graph
 from solver.games.dicecards.library import CardLibrary
 from solver.games.dicecards.rules import after_record, final_score, records
-from solver.games.dicecards.state import OVER, RECORD, DiceCardsState, Record
+from solver.games.dicecards.state import FACES, OVER, RECORD, ROLL, DiceCardsState, Record
 
 ROLL_PRICES = (0.0, 1.0)
 """The prices on rolls tried (points a card pays for each roll it takes in its own solution): a
 position is valued at the price that values it least (see the module docstring)."""
+ROLLOUTS = 48
+"""Games the policy plays to measure what the relaxation overstates (its standard error at the
+start of a six-card game is then about 1 point: results/dicecards/approximation.md)."""
+SIGNIFICANT = 2.0
+"""A measured excess smaller than this many standard errors is not subtracted: where the relaxation
+is nearly exact (hands whose cards seldom want the same roll) the rollouts' noise would be larger
+than what they correct."""
+KEPT_CORRECTIONS = 256
+"""Hands whose correction is remembered (a duel deals new hands every game)."""
+
+
+class Played(NamedTuple):
+    """One game of the approximation's policy: the relaxation's ``values`` before each roll (first to
+    last), the final ``marks`` and unused ``tickets``, the tickets ``spent`` and the final ``score``."""
+
+    values: tuple[float, ...]
+    marks: tuple[Hashable, ...]
+    tickets: int
+    spent: int
+    score: int
+
+
+class Correction(NamedTuple):
+    """What the relaxation overstates for one hand, measured by ``rollouts`` games of its policy from
+    a position with ``len(excess) - 1`` rolls to go: ``excess[r]`` is the mean, over those games, of
+    the relaxation's value with r rolls to go (before the roll) less the final score, and
+    ``error[r]`` its standard error (``excess[0]`` is 0: the end is scored exactly)."""
+
+    excess: tuple[float, ...]
+    error: tuple[float, ...]
+    rollouts: int
+
+    @property
+    def rolls_left(self) -> int:
+        """The rolls to go of the position the games were played from."""
+        return len(self.excess) - 1
 
 
 class CardValues:
@@ -116,6 +166,8 @@ class Approximation:
         self.rolls = rolls
         self.prices = tuple(float(p) for p in prices)
         self.solutions = None
+        self.rollouts = ROLLOUTS
+        self.corrections: OrderedDict[tuple[str, ...], Correction] = OrderedDict()
         """Where card solutions come from besides solving them: an object whose
         ``card_values(card, rolls, prices)`` loads or solves and stores them (the game's stored exact
         values, :mod:`solver.games.dicecards.tables`), or None."""
@@ -171,6 +223,58 @@ class Approximation:
         if state.phase == RECORD:
             return self.ranked(state, may_pass)[0][1]
         return self.before_roll(state, self.rolls - state.rolls)
+
+    def estimate(self, state: DiceCardsState, may_pass: bool = False) -> float:
+        """The expected final score of ``state`` under the policy: :meth:`value` less the
+        :class:`Correction` for the rolls to go after the record due (one card alone: :meth:`value`)."""
+        value = self.value(state, may_pass)
+        if state.phase == OVER or len(state.cards) < 2:
+            return value
+        left = self.rolls - state.rolls - (1 if state.phase == RECORD else 0)
+        correction = self.correction(state, may_pass)
+        excess = correction.excess[left]
+        return value - excess if abs(excess) > SIGNIFICANT * correction.error[left] else value
+
+    def correction(self, state: DiceCardsState, may_pass: bool = False) -> Correction:
+        """The hand's :class:`Correction`: remembered where it covers ``state``'s rolls to go, else
+        measured from ``state`` (the same position always plays the same dice)."""
+        known = self.corrections.get(state.cards)
+        if known is not None and known.rolls_left >= self.rolls - state.rolls:
+            self.corrections.move_to_end(state.cards)
+            return known
+        start = state._replace(phase=ROLL, roll=())
+        seed = zlib.crc32(repr((start, self.rolls)).encode())
+        known = self.calibrate(start, self.rollouts, random.Random(seed), may_pass)
+        self.corrections[state.cards] = known
+        if len(self.corrections) > KEPT_CORRECTIONS:
+            self.corrections.popitem(last=False)
+        return known
+
+    def calibrate(self, start: DiceCardsState, games: int, rng: random.Random, may_pass: bool = False) -> Correction:
+        """Play ``games`` games of the one-step policy from ``start`` (a position before a roll) and
+        measure the relaxation's excess over the scores made (:class:`Correction`)."""
+        left = self.rolls - start.rolls
+        excess = np.zeros((games, left + 1))
+        for game in range(games):
+            dice = [(rng.randint(1, FACES), rng.randint(1, FACES)) for _ in range(left)]
+            played = self.play(start, dice, may_pass)
+            excess[game, 1:] = np.array(played.values[::-1]) - played.score
+        error = excess.std(axis=0, ddof=1) / np.sqrt(games) if games > 1 else np.zeros(left + 1)
+        return Correction(tuple(excess.mean(axis=0).tolist()), tuple(error.tolist()), games)
+
+    def play(self, start: DiceCardsState, dice: Sequence[tuple[int, int]], may_pass: bool = False) -> Played:
+        """One game of the one-step policy from ``start`` (before a roll) on ``dice`` ((black, red) for
+        each roll to go, in order)."""
+        cards = [self.library[code] for code in start.cards]
+        marks, tickets, spent = start.marks, start.tickets, 0
+        values = [self.before_roll(start, self.rolls - start.rolls)]
+        for done, roll in zip(range(start.rolls, self.rolls), dice):
+            state = start._replace(marks=marks, tickets=tickets, rolls=done, phase=RECORD, roll=tuple(roll))
+            record, value = self.ranked(state, may_pass)[0]
+            marks, tickets = after_record(cards, marks, tickets, record)
+            spent += record.cost
+            values.append(value)
+        return Played(tuple(values[:-1]), marks, tickets, spent, final_score(cards, marks, tickets))
 
     def preference(self, graph):
         """For :meth:`~solver.games.dicecards.induction.HandGraph.follow`: ``preference(r)`` is every
