@@ -9,6 +9,10 @@
    greedy policy (the record that scores most now, the fewest tickets spent) and at random, on the
    same dice (common random numbers); mean final score with 95% intervals, paired differences,
    and the approximation's rank distribution.
+3. **Honest values**: the approximation's value of a position (the relaxation's, and the
+   estimate corrected by rollouts of its policy, which ``best`` prints) against the exact
+   value of its policy on the small hands, and against the score its policy then made on the
+   six-card games, at the start and half-way (mean difference with a 95% interval).
 
 Usage::
 
@@ -35,10 +39,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.report import write_report  # noqa: E402
 from solver.game import TERMINAL  # noqa: E402
 from solver.games.dicecards import DiceCards  # noqa: E402
-from solver.games.dicecards.approximation import ROLL_PRICES, Approximation  # noqa: E402
+from solver.games.dicecards.approximation import ROLL_PRICES, ROLLOUTS, Approximation  # noqa: E402
 from solver.games.dicecards.induction import card_graph, hand_graph  # noqa: E402
 from solver.games.dicecards.rules import after_record, final_score, records  # noqa: E402
 from solver.games.dicecards.state import RANKS, Roll, rank_of  # noqa: E402
+from solver.games.dicecards.study import mean_interval  # noqa: E402
 
 RESULTS = ROOT / "results" / "dicecards"
 
@@ -58,8 +63,10 @@ def gaps(game: DiceCards, rolls: int, max_states: int) -> list[dict]:
         final = graph.final("score", 0)
         exact = float(graph.backward(rolls, final)[rolls][0, 0])
         policy = float(graph.follow(rolls, final, model.preference(graph))[rolls][0, 0])
+        start = game.parse(" ".join(f"{code}=-" for code in codes) + f" t0 0/{rolls} roll")
         rows.append({"hand": "+".join(codes), "rolls": rolls, "states": len(graph.states), "exact": round(exact, 4),
                      "approximation": round(policy, 4), "loss": round(exact - policy, 4),
+                     "relaxation": round(model.value(start), 4), "predicted": round(model.estimate(start), 4),
                      "seconds": round(time.perf_counter() - started, 2)})
         print(f"  {rows[-1]}", flush=True)
     return rows
@@ -76,22 +83,18 @@ def greedy(game: DiceCards, state, options, rng) -> object:
     return max(options, key=now)
 
 
-def play(game: DiceCards, hand: tuple[str, ...], dice: list[tuple[int, int]], choose, rng) -> int:
+def play(game: DiceCards, hand: tuple[str, ...], dice: list[tuple[int, int]], choose, rng,
+         half_way: list | None = None) -> int:
+    """The final score of one game; the position half-way (before roll rolls / 2) appended to ``half_way``."""
     state = game.parse(" ".join(f"{code}=-" for code in hand) + f" t0 0/{game.rolls} roll")
-    for black, red in dice:
+    for number, (black, red) in enumerate(dice):
+        if half_way is not None and number == game.rolls // 2:
+            half_way.append(state)
         state = game.apply(state, Roll(black, red))
         options = list(game.legal_actions(state))
         state = game.apply(state, options[0] if len(options) == 1 else choose(game, state, options, rng))
     assert game.current_player(state) == TERMINAL
     return final_score(game.hand(state), state.marks, state.tickets)
-
-
-def mean_interval(values: list[float]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% interval (normal approximation)."""
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    return mean, 1.96 * sd / math.sqrt(n)
 
 
 def six_card_games(game: DiceCards, games: int, seed: int) -> dict:
@@ -105,11 +108,20 @@ def six_card_games(game: DiceCards, games: int, seed: int) -> dict:
     scores: dict[str, list[int]] = {name: [] for name in policies}
     deals = random.Random(seed)
     started = time.perf_counter()
+    predictions: dict[str, list[float]] = {"relaxation": [], "predicted": [], "relaxation, half-way": [],
+                                           "predicted, half-way": []}
     for number in range(games):
         hand = tuple(deals.sample(codes, 6))
         dice = [(deals.randint(1, 6), deals.randint(1, 6)) for _ in range(game.rolls)]
         for name, choose in policies.items():
-            scores[name].append(play(game, hand, dice, choose, random.Random(seed * 1000 + number)))
+            half_way: list = []
+            scores[name].append(play(game, hand, dice, choose, random.Random(seed * 1000 + number), half_way))
+            if name == "approximation":
+                start = game.parse(" ".join(f"{code}=-" for code in hand) + f" t0 0/{game.rolls} roll")
+                for when, state in (("", start), (", half-way", half_way[0])):
+                    model.corrections.clear()  # as a fresh `best` would: measured from the position itself
+                    predictions["relaxation" + when].append(model.value(state))
+                    predictions["predicted" + when].append(model.estimate(state))
         if number % 20 == 0:
             print(f"  game {number}: {[scores[name][-1] for name in policies]}", flush=True)
     summary = {name: mean_interval(values) for name, values in scores.items()}
@@ -117,14 +129,18 @@ def six_card_games(game: DiceCards, games: int, seed: int) -> dict:
               for other in ("greedy", "random")}
     ranks = {name: sum(1 for s in scores["approximation"] if rank_of(s) == name) / games for _, name in RANKS}
     spread = math.sqrt(sum((s - summary["approximation"][0]) ** 2 for s in scores["approximation"]) / (games - 1))
+    made = scores["approximation"]
+    honesty = {name: mean_interval([p - s for p, s in zip(values, made)]) for name, values in predictions.items()}
     return {"games": games, "seed": seed, "seconds": round(time.perf_counter() - started, 1), "scores": scores,
-            "summary": summary, "paired": paired, "ranks": ranks, "spread": spread}
+            "summary": summary, "paired": paired, "ranks": ranks, "spread": spread, "predictions": predictions,
+            "honesty": honesty}
 
 
 def markdown(gap_rows: list[dict], six: dict, args) -> str:
     lines = ["# Dice Cards: the six-card approximation, measured", "",
              f"Approximation: exact per-card solutions with a price on rolls (prices {list(ROLL_PRICES)}, the "
-             "least dual value), tickets shared by a knapsack, one step of lookahead "
+             "least dual value), tickets shared by a knapsack, one step of lookahead, values corrected by "
+             f"{ROLLOUTS} rollouts of the policy "
              "(`solver/games/dicecards/approximation.py`). Cards: the built-in file (its values are assumptions).",
              "", f"Reproduce: `.venv/bin/python benchmarks/dicecards_approximation.py --games {args.games} "
              f"--short {args.short} --max-states {args.max_states} --seed {args.seed}`", "",
@@ -136,6 +152,15 @@ def markdown(gap_rows: list[dict], six: dict, args) -> str:
         lines.append(f"- {rolls} rolls, {len(rows)} hands: mean loss {sum(losses) / len(losses):.4f} points, worst "
                      f"{worst['loss']:.4f} ({worst['hand']}: exact {worst['exact']:.3f}, approximation "
                      f"{worst['approximation']:.3f})")
+    lines += ["", "Its values against the exact value of its own policy (what they claim to estimate):", ""]
+    for rolls in sorted({row["rolls"] for row in gap_rows}, reverse=True):
+        rows = [row for row in gap_rows if row["rolls"] == rolls and "+" in row["hand"]]
+        for name, label in (("relaxation", "relaxation"), ("predicted", "corrected by rollouts")):
+            errors = [row[name] - row["approximation"] for row in rows]
+            worst = max(rows, key=lambda row: abs(row[name] - row["approximation"]))
+            lines.append(f"- {rolls} rolls, {len(rows)} pairs, {label}: mean error {sum(errors) / len(errors):+.3f}, "
+                         f"mean size {sum(map(abs, errors)) / len(errors):.3f}, worst "
+                         f"{worst[name] - worst['approximation']:+.3f} ({worst['hand']})")
     lines += ["", "Every hand: `approximation-gaps.csv`.", "",
               f"## Six-card games ({six['games']} random deals, the same dice for every policy)", "",
               "| policy | mean final score | 95% interval |", "|---|---:|---:|"]
@@ -144,6 +169,14 @@ def markdown(gap_rows: list[dict], six: dict, args) -> str:
     lines += ["", "Paired differences (approximation minus the other, same deal and dice):", ""]
     for name, (mean, half) in six["paired"].items():
         lines.append(f"- against {name}: {mean:+.2f} ± {half:.2f} points")
+    lines += ["", "Predicted against scored (the approximation's value of a position less the score its policy "
+              "then made on the benchmark's dice, mean and 95% interval; the correction measured afresh at each "
+              "position, as `best` does):", "",
+              "| value | at | predicted - scored |", "|---|---|---:|"]
+    for name, (mean, half) in six["honesty"].items():
+        what, _, when = name.partition(", ")
+        label = "relaxation" if what == "relaxation" else "corrected by rollouts"
+        lines.append(f"| {label} | {when or 'the start'} | {mean:+.2f} ± {half:.2f} |")
     lines += ["", f"Standard deviation of the approximation's final score: {six['spread']:.1f} points.", "",
               "Rank distribution of the approximation's games: " +
               ", ".join(f"{name} {share:.0%}" for name, share in six["ranks"].items()), ""]
@@ -167,7 +200,8 @@ def main() -> None:
         writer = csv.DictWriter(file, fieldnames=list(gap_rows[0]))
         writer.writeheader()
         writer.writerows(gap_rows)
-    data = {"gaps": gap_rows, "six_cards": {k: v for k, v in six.items() if k != "scores"},
+    data = {"gaps": gap_rows, "six_cards": {k: v for k, v in six.items() if k not in ("scores", "predictions")},
+            "predictions": six["predictions"],
             "scores": six["scores"], "args": vars(args)}
     write_report(RESULTS / "approximation", markdown(gap_rows, six, args), data)
 

@@ -31,7 +31,7 @@ INTERRUPTED = 130
 @click.option("--depth", type=click.IntRange(1, 64), metavar="N",
               help="Search exactly N decisions deep (chance events do not count).")
 @click.option("--time", "time_limit", type=click.FloatRange(0.01), metavar="SECONDS",
-              help=f"Answer within SECONDS, hidden hands included (default {DEFAULT_TIME:g} without --depth).")
+              help=f"Answer within SECONDS, hidden hands included (default {DEFAULT_TIME:g} without --depth, unless the game sets its own depth).")
 @click.option("--top", type=click.IntRange(1), metavar="N", help="List the N best moves only (default: every move).")
 @click.option("--lines", "with_lines", is_flag=True, help="Give every listed move its own principal line.")
 @click.option("--json", "as_json", is_flag=True,
@@ -75,7 +75,8 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
         position = game.example_position()
     state = game.parse(position)
     if depth is None and time_limit is None:
-        time_limit = DEFAULT_TIME
+        depth = game.default_depth
+        time_limit = DEFAULT_TIME if depth is None else None
     if has_simultaneous_moves(game):
         if exact:
             raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "

@@ -167,6 +167,10 @@ class Game(ABC):
     num_players: int = 2
     #: Chance nodes with more outcomes than this are sampled rather than listed by searches.
     exact_chance_limit: int = 4096
+    #: The depth ``dicetree best`` searches when given neither a depth nor a time; None: deepen for
+    #: the default time. A game whose evaluation already looks ahead, and whose next depth would
+    #: take far longer than that time, says 1 (its answer then comes at once).
+    default_depth: int | None = None
 
     @property
     def name(self) -> str:

@@ -1,8 +1,8 @@
 """Dice Cards leaf evaluation: what a search takes a position to be worth at its depth limit.
 
 With rule option ``evaluation=cards`` (the default) the value is the six-card approximation built
-from exact per-card solutions (:mod:`solver.games.dicecards.approximation`): the expected final
-score, about. With ``evaluation=points`` it is the score the cards already hold (All-or-Nothing
+from exact per-card solutions (:mod:`solver.games.dicecards.approximation`), corrected by rollouts
+of its own policy: an estimate of the expected final score under that policy. With ``evaluation=points`` it is the score the cards already hold (All-or-Nothing
 applied, tickets at 2 a point), a lower bound of it, since marks are never lost: cheap, and blind
 to everything still to come.
 
@@ -54,7 +54,7 @@ def evaluate(state: DiceCardsState, player: int, game: CardGame) -> float:
     if game.evaluation == "points":
         score = float(final_score([game.library[code] for code in state.cards], state.marks, state.tickets))
     else:
-        score = game.approximation.value(state, game.may_pass)
+        score = game.approximation.estimate(state, game.may_pass)
     if game.objective == "rank":
         left = game.rolls - state.rolls
         spread = SPREAD * math.sqrt(left / game.rolls) + 0.5

@@ -38,7 +38,8 @@ Readings where the text is silent
    unused are 1 point (an odd one is worth nothing).
 6. **All-or-Nothing** cards score only when complete; **in order** cards offer only their next
    box; every other card takes its boxes in any order and scores each part when it is complete.
-7. **The value** is, with ``objective=score`` (the default), the expected final score; with
+7. **The value** is, with ``objective=score`` (the default), the expected final score (where a
+   search stops short of the end, as estimated by the approximation's policy: its rollouts); with
    ``objective=rank``, the probability of a final score of at least ``target`` (90: Lord; the
    table: 87 Scholar, 84 Master, 81 Expert, 70 Novice).
 8. **Setup.** :meth:`DiceCards.new_game` deals six different cards of the library at random (the
@@ -63,6 +64,7 @@ from solver.games.dicecards.rules import after_record, final_score, record_name,
 from solver.games.dicecards.state import (
     FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
 )
+from solver.games.dicecards.study import KeepSixStudy
 from solver.games.dicecards.tables import CardTables
 from solver.rule_options import RuleOption, shorten
 
@@ -79,7 +81,7 @@ class DiceCards(Game):
 
     game_type = GameType(
         short_name="dicecards", long_name="Dice Cards", min_players=1, max_players=1, constant_sum=None,
-        objectives=("score", "rank"), exact_values="card solutions",
+        objectives=("score", "rank"), exact_values="card solutions", study="which 6 of 9 cards to keep",
     )
     rule_options = (
         RuleOption("objective", "choice", "score",
@@ -94,6 +96,9 @@ class DiceCards(Game):
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
     )
     num_players = 1
+    default_depth = 1
+    """``best`` searches one record deep (each leaf's value is the approximation's, which itself looks one
+    record further): a second record deep costs about a hundred times as much (benchmarks/dicecards_best.py)."""
 
     def __init__(self, objective: str = "score", target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
                  cards: str | Path | CardLibrary | None = None, evaluation: str = "cards") -> None:
@@ -180,6 +185,8 @@ class DiceCards(Game):
         if self.objective == "rank":
             name = next((name for least, name in RANKS if least <= self.target), "")
             return f"probability of a final score of at least {self.target} ({name} or better)"
+        if self.evaluation == "cards":
+            return "expected final score (of six cards: under the approximation's policy, estimated by rollouts)"
         return "expected final score"
 
     def new_game(self, rng: random.Random) -> DiceCardsState:
@@ -192,6 +199,10 @@ class DiceCards(Game):
         tables = CardTables(self, TableStore(tables_dir))
         self.approximation.solutions = tables
         return tables
+
+    def study(self) -> KeepSixStudy:
+        """``dicetree study dicecards``: which 6 of a deal of 9 cards to keep (:mod:`solver.games.dicecards.study`)."""
+        return KeepSixStudy(self)
 
     def is_progress(self, state: DiceCardsState, action) -> bool:
         """A record (rather than a lost roll)."""
