@@ -180,6 +180,38 @@ class MatchResult:
         """Per strategy, the sum of the records' ``name`` (``decisions``, ``thinking``, ``fallbacks``)."""
         return [math.fsum(getattr(r, name)[i] for r in self.records) for i in range(len(self.specs))]
 
+    def to_json(self) -> dict:
+        """The match as one JSON object (``dicetree duel --json``): the setup, then per strategy its
+        share of the points with the 95% interval, the fair share and the verdict."""
+        return {
+            "game": self.game_name,
+            "players": self.players,
+            "objective": self.objective,
+            "start": self.start,
+            "seed": self.seed,
+            "games": self.games,
+            "deals": self.deals,
+            "strategies": [
+                {
+                    "letter": letter,
+                    "strategy": str(spec),
+                    "points": self.points(i),
+                    "share": self.share(i),
+                    "interval": list(self.interval(i)),
+                    "paired": self.paired(i),
+                    "fair_share": self.fair_share(i),
+                    "significant": self.significant(i),
+                    "decisions": int(self.totals("decisions")[i]),
+                    "thinking": round(self.totals("thinking")[i], 4),
+                    "fallbacks": int(self.totals("fallbacks")[i]),
+                }
+                for i, (letter, spec) in enumerate(zip(letters(len(self.specs)), self.specs))
+            ],
+            "jobs": self.jobs,
+            "time": round(self.elapsed, 3),
+            "notes": self.notes,
+        }
+
     @property
     def notes(self) -> list[str]:
         """What the report must add: the games stopped at the turn limit."""

@@ -1,0 +1,56 @@
+"""``--json`` on every command that reports figures, and progress lines where stderr is no terminal."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+from cli.progress import ProgressLines
+
+ENDGAME = "d8:5/d6:3 a -/-"
+
+
+def json_of(*args: str) -> dict:
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_duel_json_gives_each_strategys_share_and_interval():
+    answer = json_of("duel", "rolldown", "--a", "greedy", "--b", "random", "--games", "4", "--no-progress")
+    assert answer["games"] == 4 and [s["strategy"] for s in answer["strategies"]] == ["greedy", "random"]
+    assert sum(s["share"] for s in answer["strategies"]) == 1
+    low, high = answer["strategies"][0]["interval"]
+    assert low <= answer["strategies"][0]["share"] <= high
+
+
+def test_tablebase_stats_and_probe_json(tmp_path):
+    tables = str(tmp_path / "tables")
+    assert CliRunner().invoke(main, ["tablebase", "build", "rolldown", "--dice", "1", "--tables", tables]).exit_code == 0
+    stats = json_of("tablebase", "stats", "--tables", tables)
+    assert "rolldown" in [entry["game"] for entry in stats["games"]]
+    probe = json_of("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--tables", tables)
+    assert abs(probe["value"] - 0.24) < 1e-12
+
+
+def test_tree_json_says_what_it_wrote(tmp_path):
+    answer = json_of("tree", "rolldown", ENDGAME, "--depth", "1", "-o", str(tmp_path / "t.dot"))
+    assert answer["dot"] == str(tmp_path / "t.dot") and answer["picture"] is None
+    assert (tmp_path / "t.dot").exists() and "nodes" in answer["summary"]
+
+
+def test_study_json_gives_its_lines(tmp_path):
+    answer = json_of("study", "rollforit", "--rule", "players=2")
+    assert answer["game"] == "rollforit" and answer["lines"]
+
+
+def test_progress_lines_come_every_few_seconds_with_the_time_left(capsys, monkeypatch):
+    clock = iter([0.0, 1.0, 6.0, 7.0, 12.0])
+    monkeypatch.setattr("cli.progress.time.monotonic", lambda: next(clock))
+    report = ProgressLines("duel", every=5)
+    for done in (10, 20, 30, 40):
+        report(done, 100)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["duel: 20/100 (20%), 6s, about 24s left", "duel: 40/100 (40%), 12s, about 18s left"]
