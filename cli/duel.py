@@ -18,11 +18,11 @@ import json
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
 from cli.progress import progress_bar
 from solver.game import GameError
 from solver.match import Duel, Match
-from solver.results import format_duel, format_match
+from solver.results import MatchLog, format_duel, format_match
 from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 
 _BUILT_IN = (
@@ -46,12 +46,15 @@ _BUILT_IN = (
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, metavar="N", help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
+              help="Keep every finished deal in FILE (JSON lines); run again with the same options and FILE to "
+                   "resume: only the deals it lacks are played.")
 @click.option("--position", metavar="POSITION", help="Play every deal from this position instead of random starts.")
 @rule_option
 @click.option("--no-progress", is_flag=True,
               help="No progress (a bar on a terminal, else a line every few seconds on stderr).")
-def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, as_json, position, rules,
-         no_progress) -> None:
+def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, as_json, log_path, position,
+         rules, no_progress) -> None:
     """Play strategies against each other in GAME and report each one's win rate with a 95% interval.
 
     \b
@@ -70,12 +73,22 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
     else:
         match = Match(game, tuple(specs), games=games, seed=seed, start=start)
         report = format_match
-    played = 0
+    log = done = None
+    if log_path is not None:
+        log = MatchLog(log_path, {"game": game.name, "rules": {k: str(v) for k, v in game.options().items()},
+                                  "strategies": [str(spec) for spec in match.specs], "seed": seed, "games": games,
+                                  "start": game.format(start) if start is not None else ""})
+        done = log.finished_records(match.rotations)
+        if done and not as_json:
+            click.echo(f"resuming: {len(done) // match.rotations:,} of {match.deals:,} deals already played "
+                       f"(from {log_path})", err=True)
+    played = len(done or ())
     with progress_bar(" vs ".join(str(spec) for spec in match.specs), enabled=not no_progress) as progress:
         def advance(count: int) -> None:
             nonlocal played
             played += count
             progress(played, games, "")
 
-        result = match.run(jobs=jobs, on_progress=advance)
+        result = match.run(jobs=jobs, on_progress=advance, done=done or (),
+                           on_played=log.append_records if log is not None else None)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else report(result))

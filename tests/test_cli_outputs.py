@@ -54,3 +54,30 @@ def test_progress_lines_come_every_few_seconds_with_the_time_left(capsys, monkey
         report(done, 100)
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["duel: 20/100 (20%), 6s, about 24s left", "duel: 40/100 (40%), 12s, about 18s left"]
+
+
+def test_a_stopped_duel_resumes_from_its_log(tmp_path):
+    log = tmp_path / "duel.jsonl"
+    args = ["duel", "rolldown", "--a", "greedy", "--b", "random", "--games", "6", "--no-progress", "--log", str(log)]
+    whole = json_of(*args)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1 + 6  # the match, then one line per game
+    log.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])  # stopped in deal 1, mid-line
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0 and "resuming: 1 of 3 deals already played" in result.stderr
+    resumed = json_of(*args)
+    assert [s["share"] for s in resumed["strategies"]] == [s["share"] for s in whole["strategies"]]
+    other = CliRunner().invoke(main, [*args[:-4], "8", "--no-progress", "--log", str(log)])
+    assert other.exit_code == 2 and "log of other work" in other.output
+
+
+def test_a_stopped_army_study_resumes_from_its_finished_cells(tmp_path):
+    stem = tmp_path / "army-6"
+    first = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "6", "-o", str(stem)])
+    assert first.exit_code == 0, first.output
+    log = tmp_path / "army-6-log.jsonl"
+    matrix = (tmp_path / "army-6.csv").read_text()
+    log.write_text("\n".join(log.read_text().splitlines()[:2]) + "\n")  # stopped after one cell
+    again = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "6", "-o", str(stem)])
+    assert again.exit_code == 0 and "resumed: 1 of 3 pairings" in again.output
+    assert (tmp_path / "army-6.csv").read_text() == matrix
