@@ -15,15 +15,16 @@ Usage::
 
 from __future__ import annotations
 
-import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+import json
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+import click
+
+from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from cli.progress import progress_bar
 from solver.game import GameError
 from solver.rule_options import split_rule
 from solver.match import Duel, Match
-from solver.results import format_duel, format_match
+from solver.results import MatchLog, format_duel, format_match
 from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 
 _BUILT_IN = (
@@ -42,20 +43,30 @@ _BUILT_IN = (
 @click.option("--d", "spec_d", metavar="STRATEGY", help="Strategy D (as --c).")
 @click.option("--e", "spec_e", metavar="STRATEGY", help="Strategy E (as --c).")
 @click.option("--f", "spec_f", metavar="STRATEGY", help="Strategy F (as --c).")
-@click.option("--games", type=int, default=200, show_default=True,
+@click.option("--games", type=int, default=200, show_default=True, metavar="N",
               help="Games to play: a multiple of the number of strategies, each deal being played once per "
                    "rotation of the seats (two strategies: twice, seats swapped).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and dice (same seed, same games).")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
-@click.option("--position", help="Play every deal from this position instead of random starts.")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the deals and dice (same seed, same games).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, metavar="N", help="Worker processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
+              help="Keep every finished deal in FILE (JSON lines); run again with the same options and FILE to "
+                   "resume: only the deals it lacks are played.")
+@click.option("--position", metavar="POSITION", help="Play every deal from this position instead of random starts.")
 @click.option("--players", type=click.IntRange(1), metavar="N",
               help="How many players sit at the table (the same as --rule players=N, for games that declare it); "
                    "the strategies share the seats equally.")
 @rule_option
-@click.option("--no-progress", is_flag=True, help="No progress bar (there is none either where stderr is not a terminal).")
-def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, position, players, rules,
-         no_progress) -> None:
-    """Play strategies against each other in GAME and report each one's win rate with a 95% interval."""
+@click.option("--no-progress", is_flag=True,
+              help="No progress (a bar on a terminal, else a line every few seconds on stderr).")
+def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, as_json, log_path, position,
+         players, rules, no_progress) -> None:
+    """Play strategies against each other in GAME and report each one's win rate with a 95% interval.
+
+    \b
+    Example:
+      dicetree duel rolldown --a solver:depth=1 --b random --games 40
+    """
     if players is not None:
         if any(split_rule(text)[0] == "players" for text in rules):
             raise GameError("give --players or --rule players=N, not both")
@@ -71,12 +82,22 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
     else:
         match = Match(game, tuple(specs), games=games, seed=seed, start=start)
         report = format_match
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("left"), TimeRemainingColumn(), console=console, disable=no_progress or not console.is_terminal,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(" vs ".join(str(spec) for spec in match.specs), total=games)
-        result = match.run(jobs=jobs, on_progress=lambda n: progress.advance(task, n))
-    click.echo(report(result))
+    log = done = None
+    if log_path is not None:
+        log = MatchLog(log_path, {"game": game.name, "rules": {k: str(v) for k, v in game.options().items()},
+                                  "strategies": [str(spec) for spec in match.specs], "seed": seed, "games": games,
+                                  "start": game.format(start) if start is not None else ""})
+        done = log.finished_records(match.rotations)
+        if done and not as_json:
+            click.echo(f"resuming: {len(done) // match.rotations:,} of {match.deals:,} deals already played "
+                       f"(from {log_path})", err=True)
+    played = len(done or ())
+    with progress_bar(" vs ".join(str(spec) for spec in match.specs), enabled=not no_progress) as progress:
+        def advance(count: int) -> None:
+            nonlocal played
+            played += count
+            progress(played, games, "")
+
+        result = match.run(jobs=jobs, on_progress=advance, done=done or (),
+                           on_played=log.append_records if log is not None else None)
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else report(result))

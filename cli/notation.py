@@ -11,5 +11,10 @@ from cli.options import game_argument, load_with_rules, rule_option
 @game_argument
 @rule_option
 def notation(game_name: str, rules: tuple[str, ...]) -> None:
-    """Print GAME's position notation with examples."""
+    """Print GAME's position notation with examples.
+
+    \b
+    Example:
+      dicetree notation rolldown
+    """
     click.echo(load_with_rules(game_name, rules).notation_help())

@@ -64,6 +64,32 @@ def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
     return load_game(game_name, **dict(split_rule(text) for text in rules))
 
 
+class FullSummaries(click.Group):
+    """A group whose command list gives each command's first sentence whole (click cuts summaries
+    at the terminal's width with '...'; the list wraps them instead)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.short_help or first_sentence(command.help or "")))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a help text, on one line.
+
+    >>> first_sentence("Build stored values of GAME (see `x`). Then more.")
+    'Build stored values of GAME (see `x`).'
+    """
+    flat = " ".join(text.split("\n\n")[0].split())
+    end = flat.find(". ")
+    return flat if end < 0 else flat[: end + 1]
+
+
 _MARK = "\x00position:"
 
 

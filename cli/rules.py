@@ -11,7 +11,12 @@ from solver.games import game_class
 @click.command()
 @game_argument
 def rules(game_name: str) -> None:
-    """List GAME's declared facts and its rule options (set with --rule NAME=VALUE) with their defaults."""
+    """List GAME's declared facts and its rule options (set with --rule NAME=VALUE) with their defaults.
+
+    \b
+    Example:
+      dicetree rules dicefights
+    """
     cls = game_class(game_name)
     kind = cls.game_type
     facts = [

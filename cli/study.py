@@ -12,14 +12,16 @@ Which games have a study, and its options, come from the games themselves (``Gam
 
 from __future__ import annotations
 
+import json
+
 import click
 
-from cli.options import click_option, load_with_rules, rule_option, tables_option
+from cli.options import FullSummaries, click_option, load_with_rules, rule_option, tables_option
 from cli.progress import progress_bar
 from solver.games import game_class, game_names, load_game
 
 
-class StudyGroup(click.Group):
+class StudyGroup(FullSummaries):
     """One subcommand per game whose type declares a study, built from the study's parameters."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -31,16 +33,22 @@ class StudyGroup(click.Group):
         study = load_game(name).study()
         params = [click_option(p) for p in study.parameters]
 
-        def run(rules: tuple[str, ...], tables_dir: str | None, **values) -> None:
+        def run(rules: tuple[str, ...], tables_dir: str | None, as_json: bool, **values) -> None:
             chosen = load_with_rules(name, rules).study()
             if tables_dir is not None:
                 values["tables_dir"] = tables_dir
             with progress_bar(chosen.title) as progress:
                 lines = chosen.run(values, progress)
+            if as_json:
+                click.echo(json.dumps({"game": name, "study": chosen.title, "lines": lines}, indent=2))
+                return
             for line in lines:
                 click.echo(line)
 
-        command = click.Command(name, params=params, callback=run, help=f"{study.title[:1].upper()}{study.title[1:]}.")
+        title = f"{study.title[:1].upper()}{study.title[1:]}."
+        command = click.Command(name, params=params, callback=run, short_help=title,
+                                help=f"{title}\n\nThe game's rule options (--rule NAME=VALUE): `dicetree rules {name}`.")
+        click.option("--json", "as_json", is_flag=True, help="Print what was found and written as one JSON object.")(command)
         rule_option(command)
         tables_option(command)
         return command
@@ -48,4 +56,9 @@ class StudyGroup(click.Group):
 
 @click.group(cls=StudyGroup)
 def study() -> None:
-    """Studies a game offers: exact (or sampled) values over a family of positions, as CSV and pictures."""
+    """Studies a game offers: exact (or sampled) values over a family of positions, as CSV and pictures.
+
+    \b
+    Example:
+      dicetree study rolldown --mine d8 --theirs d6 --hand K/- -o d8-d6-K
+    """

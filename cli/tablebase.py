@@ -16,7 +16,7 @@ import json
 
 import click
 
-from cli.options import PositionCommand, click_option, load_with_rules, rule_option, tables_option
+from cli.options import FullSummaries, PositionCommand, click_option, load_with_rules, rule_option, tables_option
 from cli.progress import progress_bar
 from solver.games import game_class, game_names, load_game
 
@@ -25,12 +25,17 @@ def _table_games() -> list[str]:
     return [name for name in game_names() if game_class(name).game_type.exact_values]
 
 
-@click.group()
+@click.group(cls=FullSummaries)
 def tablebase() -> None:
-    """Exact values of endgames, solved once and stored (like chess's Syzygy tables)."""
+    """Exact values of endgames, solved once and stored (like chess's Syzygy tables).
+
+    \b
+    Example:
+      dicetree tablebase stats
+    """
 
 
-class BuildGroup(click.Group):
+class BuildGroup(FullSummaries):
     """``tablebase build GAME``: one subcommand per game with stored exact values, its options declared by it."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -58,7 +63,12 @@ class BuildGroup(click.Group):
 
 @tablebase.group(cls=BuildGroup)
 def build() -> None:
-    """Build stored exact values of GAME (`dicetree tablebase build GAME --help` for its options)."""
+    """Build stored exact values of GAME (`dicetree tablebase build GAME --help` for its options).
+
+    \b
+    Example:
+      dicetree tablebase build rolldown --dice 2 --cards 1
+    """
 
 
 @tablebase.command(cls=PositionCommand)
@@ -68,7 +78,12 @@ def build() -> None:
 @rule_option
 @tables_option
 def probe(game_name, position, as_json, rules, tables_dir) -> None:
-    """The stored exact value of POSITION and of every move."""
+    """The stored exact value of POSITION and of every move.
+
+    \b
+    Example:
+      dicetree tablebase probe rolldown "d8:2/d6:5 a -/-" --json
+    """
     game = load_with_rules(game_name, rules)
     provider = game.exact_provider(tables_dir, required=True)
     answer = provider.answer(game.parse(position))
@@ -77,8 +92,18 @@ def probe(game_name, position, as_json, rules, tables_dir) -> None:
 
 @tablebase.command()
 @tables_option
-def stats(tables_dir) -> None:
-    """What is stored for every game that has stored exact values."""
-    for name in _table_games():
-        for line in load_game(name).exact_provider(tables_dir, required=True).stats():
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: each game's lines of statistics.")
+def stats(tables_dir, as_json) -> None:
+    """What is stored for every game that has stored exact values.
+
+    \b
+    Example:
+      dicetree tablebase stats --json
+    """
+    found = {name: load_game(name).exact_provider(tables_dir, required=True).stats() for name in _table_games()}
+    if as_json:
+        click.echo(json.dumps({"games": [{"game": name, "stats": lines} for name, lines in found.items()]}, indent=2))
+        return
+    for lines in found.values():
+        for line in lines:
             click.echo(line)

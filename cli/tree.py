@@ -8,6 +8,8 @@ Usage::
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
@@ -31,8 +33,9 @@ _defaults = TreeOptions()
 @click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
               metavar="P", help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed for chance nodes too large to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was drawn and written as one JSON object.")
 @rule_option
-def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, rules) -> None:
+def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, as_json, rules) -> None:
     """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`).
 
     \b
@@ -44,5 +47,11 @@ def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, se
     options = TreeOptions(depth=depth, top=None if all_moves else top, min_prob=min_prob, exact=exact, seed=seed)
     built = build_tree(game, state, options)
     result = write_tree(built, output)
+    if as_json:
+        click.echo(json.dumps({"game": game.game_type.short_name, "position": game.format(state),
+                               "summary": built.summary(), "method": built.method, "dot": str(result.dot_path),
+                               "picture": str(result.picture) if result.picture is not None else None,
+                               "message": result.message}, indent=2))
+        return
     click.echo(f"{built.summary()}; {built.method}")
     click.echo(result.message)

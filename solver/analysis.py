@@ -279,9 +279,17 @@ def analyse(
 def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: float | None, lines: bool,
                      started: float, report: Callable[[list[SearchResult]], Analysis]) -> Analysis:
     """Iterative deepening over several concrete positions at once: depth d of every one of them
-    before depth d + 1 of any; within ``time_limit`` the last depth all of them completed counts."""
+    before depth d + 1 of any; within ``time_limit`` the last depth all of them completed counts
+    (its values; the counts and the time are those of every search, an abandoned depth's included)."""
     deepest = SearchLimits(depth, time_limit).max_depth(searcher.default_depth)
     completed: Analysis | None = None
+    spent = SearchStats()
+
+    def stopped(how: str) -> Analysis:
+        assert completed is not None
+        return replace(completed, method=f"{completed.method}; time limit {time_limit:.3g} s reached {how}",
+                       stats=replace(spent, elapsed=time.perf_counter() - started))
+
     for iteration in range(1, deepest + 1):
         results = []
         for concrete in states:
@@ -290,19 +298,17 @@ def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: 
                 break
             result = searcher.search(concrete, depth=iteration, time_limit=None if completed is None else left,
                                      lines=lines)
+            spent += result.stats
             if result.depth < iteration:  # its time ran out within this depth
                 break
             results.append(result)
         if len(results) < len(states):
-            assert completed is not None  # depth 1 runs without a deadline
-            return replace(completed, method=completed.method + f"; time limit {time_limit:.3g} s reached "
-                                                                 f"during depth {iteration}")
+            return stopped(f"during depth {iteration}")
         completed = report(results)
         if all(r.exact for r in results):
             break
         if time_limit is not None and time.perf_counter() - started >= time_limit and iteration < deepest:
-            return replace(completed, method=completed.method + f"; time limit {time_limit:.3g} s reached "
-                                                                 f"after depth {iteration}")
+            return stopped(f"after depth {iteration}")
     assert completed is not None
     return completed
 
@@ -319,7 +325,8 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
             "the principal line is that of the likeliest hand"
         )
         if not results[heaviest].exact:
-            method = f"depth {results[heaviest].depth} for each of {len(results)} hands ({method})"
+            depth = results[heaviest].depth
+            method = f"depth {depth} for each of {len(results)} hands {method.removeprefix(f'depth {depth} ')}"
     return Analysis(
         game=game.game_type.short_name,
         position=game.format(state),

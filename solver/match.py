@@ -210,11 +210,16 @@ class Match:
     def play_deal(self, deal: int, strategies: Sequence[Strategy]) -> list[GameRecord]:
         return [self.play(deal, rotation, strategies) for rotation in range(self.rotations)]
 
-    def run(self, jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> MatchResult:
+    def run(self, jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+            done: Sequence[GameRecord] = (), on_played: Callable[[list[GameRecord]], None] | None = None) -> MatchResult:
         """Play every game in ``jobs`` processes (the same result for any ``jobs``);
-        ``on_progress(n)`` is called as ``n`` more games end."""
+        ``on_progress(n)`` is called as ``n`` more games end. ``done`` are the records of deals
+        already played (a resumed match: those deals are not played again); ``on_played(records)``
+        receives the records of deals as they finish (to keep them)."""
         started = time.perf_counter()
-        records = play_all(self, jobs, on_progress)
+        finished = {record.deal for record in done}
+        records = list(done) + play_all(self, jobs, on_progress, [d for d in range(self.deals) if d not in finished],
+                                        on_played)
         records.sort(key=lambda r: (r.deal, r.rotation))
         game = self.game
         limit = game.turn_limit if self.turn_limit is None else replace(game.turn_limit, turns=self.turn_limit)
@@ -267,28 +272,34 @@ def run_duel(
 
 
 # ----- every deal, in one or more processes ----------------------------------------------------------
-def play_all(match: Match, jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> list[GameRecord]:
-    """Every deal of ``match`` in ``jobs`` processes; the records in the order they came (each deal
-    depends only on the seed and its index: the same for any ``jobs``). ``on_progress(n)`` is called
-    as ``n`` more games end."""
+def play_all(match: Match, jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+             deals: Sequence[int] | None = None,
+             on_played: Callable[[list[GameRecord]], None] | None = None) -> list[GameRecord]:
+    """Every deal of ``match`` (or those of ``deals``) in ``jobs`` processes; the records in the
+    order they came (each deal depends only on the seed and its index: the same for any ``jobs``).
+    ``on_progress(n)`` is called as ``n`` more games end, ``on_played(records)`` with them."""
     if jobs < 1:
         raise GameError(f"--jobs must be at least 1, not {jobs}")
+    todo = list(range(match.deals)) if deals is None else list(deals)
     records: list[GameRecord] = []
-    report = on_progress or (lambda n: None)
+
+    def finished(played: list[GameRecord]) -> None:
+        records.extend(played)
+        if on_played is not None:
+            on_played(played)
+        if on_progress is not None:
+            on_progress(len(played))
+
     if jobs == 1:
         strategies = match.make_strategies()
-        for deal in range(match.deals):
-            played = match.play_deal(deal, strategies)
-            records.extend(played)
-            report(len(played))
+        for deal in todo:
+            finished(match.play_deal(deal, strategies))
         return records
-    chunk = max(1, min(8, match.deals // (jobs * 8)))
-    batches = [list(range(i, min(i + chunk, match.deals))) for i in range(0, match.deals, chunk)]
+    chunk = max(1, min(8, len(todo) // (jobs * 8)))
+    batches = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(match,)) as pool:
         for future in as_completed([pool.submit(_play_in_worker, batch) for batch in batches]):
-            played = future.result()
-            records.extend(played)
-            report(len(played))
+            finished(future.result())
     return records
 
 

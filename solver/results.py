@@ -19,13 +19,16 @@ Usage::
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 from string import ascii_uppercase
 
-from solver.game import TurnLimit
+from solver.game import GameError, TurnLimit
 from solver.strategies import StrategySpec
 
 CONFIDENCE = 0.95
@@ -61,6 +64,76 @@ def seat_scores(returns: Sequence[float]) -> tuple[float, ...]:
     best = max(returns)
     winners = sum(r == best for r in returns)
     return tuple(1 / winners if r == best else 0.0 for r in returns)
+
+
+class ResumeLog:
+    """An append-only log of finished pieces of a long computation (JSON lines), so that a stopped
+    run resumes where it stopped: the first line names the work (its parameters), each further
+    line is one finished piece. A log of other work is refused; a line cut by a stop is ignored.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp(dir="/tmp")) / "work.jsonl"
+    >>> ResumeLog(path, {"size": 4}).append([{"cell": 1}, {"cell": 2}])
+    >>> ResumeLog(path, {"size": 4}).entries()
+    [{'cell': 1}, {'cell': 2}]
+    >>> ResumeLog(path, {"size": 5})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.game.GameError: /tmp/.../work.jsonl is the log of other work (another size?): give another file, ...
+    """
+
+    def __init__(self, path: Path | str, work: dict):
+        self.path = Path(path)
+        self.work = work
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            with self.path.open("w", encoding="utf-8") as log:
+                log.write(json.dumps({"work": work}) + "\n")
+            return
+        with self.path.open(encoding="utf-8") as log:
+            first = log.readline()
+        try:
+            stored = json.loads(first).get("work")
+        except (ValueError, AttributeError):
+            stored = None
+        if stored != work:
+            differ = sorted(k for k in work if not isinstance(stored, dict) or stored.get(k) != work[k])
+            raise GameError(f"{self.path} is the log of other work (another {', '.join(differ) or 'kind'}?): give "
+                            "another file, or delete it to start again")
+
+    def entries(self) -> list[dict]:
+        """Every finished piece, in the order they were logged."""
+        found = []
+        with self.path.open(encoding="utf-8") as log:
+            next(log)
+            for line in log:
+                try:
+                    found.append(json.loads(line))
+                except ValueError:
+                    continue  # the last line of a log stopped while it was written
+        return found
+
+    def append(self, entries: Sequence[dict]) -> None:
+        """Log finished pieces (flushed to disk at once: a stop right after keeps them)."""
+        with self.path.open("a", encoding="utf-8") as log:
+            log.write("".join(json.dumps(entry) + "\n" for entry in entries))
+            log.flush()
+            os.fsync(log.fileno())
+
+
+class MatchLog(ResumeLog):
+    """A match's finished deals (``dicetree duel --log FILE``): each line one :class:`GameRecord`."""
+
+    def finished_records(self, games_per_deal: int) -> list[GameRecord]:
+        """The records of every deal whose games all finished."""
+        by_deal: dict[int, dict[int, GameRecord]] = {}
+        for fields in self.entries():
+            record = GameRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+            by_deal.setdefault(record.deal, {})[record.rotation] = record
+        return [record for deal in sorted(by_deal) if len(by_deal[deal]) == games_per_deal
+                for _, record in sorted(by_deal[deal].items())]
+
+    def append_records(self, records: Sequence[GameRecord]) -> None:
+        self.append([asdict(record) for record in records])
 
 
 # ----- intervals -----------------------------------------------------------------------------------
@@ -180,6 +253,38 @@ class MatchResult:
     def totals(self, name: str) -> list[float]:
         """Per strategy, the sum of the records' ``name`` (``decisions``, ``thinking``, ``fallbacks``)."""
         return [math.fsum(getattr(r, name)[i] for r in self.records) for i in range(len(self.specs))]
+
+    def to_json(self) -> dict:
+        """The match as one JSON object (``dicetree duel --json``): the setup, then per strategy its
+        share of the points with the 95% interval, the fair share and the verdict."""
+        return {
+            "game": self.game_name,
+            "players": self.players,
+            "objective": self.objective,
+            "start": self.start,
+            "seed": self.seed,
+            "games": self.games,
+            "deals": self.deals,
+            "strategies": [
+                {
+                    "letter": letter,
+                    "strategy": str(spec),
+                    "points": self.points(i),
+                    "share": self.share(i),
+                    "interval": list(self.interval(i)),
+                    "paired": self.paired(i),
+                    "fair_share": self.fair_share(i),
+                    "significant": self.significant(i),
+                    "decisions": int(self.totals("decisions")[i]),
+                    "thinking": round(self.totals("thinking")[i], 4),
+                    "fallbacks": int(self.totals("fallbacks")[i]),
+                }
+                for i, (letter, spec) in enumerate(zip(letters(len(self.specs)), self.specs))
+            ],
+            "jobs": self.jobs,
+            "time": round(self.elapsed, 3),
+            "notes": self.notes,
+        }
 
     @property
     def notes(self) -> list[str]:
@@ -303,6 +408,6 @@ def format_match(result: MatchResult) -> str:
 
 
 __all__ = [
-    "CONFIDENCE", "GameRecord", "MatchResult", "deal_interval", "format_duel", "format_match", "letters",
+    "CONFIDENCE", "GameRecord", "MatchLog", "MatchResult", "ResumeLog", "deal_interval", "format_duel", "format_match", "letters",
     "mean_and_spread", "seat_scores", "wilson_interval",
 ]

@@ -26,14 +26,15 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from solver.match import Duel
-from solver.results import deal_interval
+from solver.results import ResumeLog, deal_interval
 from solver.strategies import parse_strategy
 from solver.exact import solve
 from solver.game import GameError
@@ -202,17 +203,20 @@ class ArmyStudy:
         return all(c.certified for c in self.cells if c.method == "exact")
 
 
-def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: int = 200) -> ArmyStudy:
+def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: int = 200,
+                   done: Sequence[Cell] = ()) -> ArmyStudy:
     """Every cell of the upper triangle (the rest by symmetry: ``M[j][i] = 1 - M[i][j]``), in
     ``jobs`` processes (the same result for any ``jobs``), then the Nash equilibrium of the matrix
     (an LP) and, where cells are sampled, how often each army is played by the equilibrium of
     ``resamples`` matrices redrawn within the sampling error (normal, from each interval).
-    ``on_cell(cell)`` is called as each cell is done."""
+    ``on_cell(cell)`` is called as each cell is done; ``done`` are cells finished before (a resumed
+    study: they are not computed again)."""
     started = time.perf_counter()
     n = len(config.armies)
-    pairs = sorted(itertools.combinations_with_replacement(range(n), 2),
+    known = {(c.row, c.col) for c in done}
+    pairs = sorted((ij for ij in itertools.combinations_with_replacement(range(n), 2) if ij not in known),
                    key=lambda ij: -estimated_states(config.armies[ij[0]], config.armies[ij[1]]))
-    cells = []
+    cells = list(done)
     if jobs == 1:
         for i, j in pairs:
             cells.append(solve_cell(config, i, j))
@@ -368,18 +372,33 @@ class DicegeddonStudy:
             return [f"{names}{variant}: {cell.value:.4f} for the first army; {how}; "
                     f"{time.perf_counter() - started:.1f} s"]
         total = len(armies) * (len(armies) + 1) // 2
-        done = [0]
+        stem = Path(str(output))
+        stem = stem.with_suffix("") if stem.suffix else stem
+        log = ResumeLog(stem.parent / f"{stem.name}-log.jsonl", _log_header(config))  # finished cells: resumable
+        finished = [Cell(**entry) for entry in log.entries()]
+        done = [len(finished)]
 
         def on_cell(cell) -> None:
+            log.append([asdict(cell)])
             done[0] += 1
             if progress is not None:
                 progress(done[0], total, f"army size {army_size}")
 
-        result = run_army_study(config, jobs=jobs, on_cell=on_cell)
+        result = run_army_study(config, jobs=jobs, on_cell=on_cell, done=finished)
         title = f"Dicegeddon, army size {army_size}{variant}: A's win probability"
-        stem = Path(str(output))
-        written = write_army_study(stem.with_suffix("") if stem.suffix else stem, result, title)
-        return [f"wrote {path}" for path in written] + [summary(result)]
+        written = write_army_study(stem, result, title)
+        resumed = [f"resumed: {len(finished)} of {total} pairings were read from {log.path}"] if finished else []
+        return resumed + [f"wrote {path}" for path in written] + [f"finished pairings kept in {log.path}",
+                                                                   summary(result)]
+
+
+def _log_header(config: StudyConfig) -> dict:
+    """What a study's log must match to be resumed: every parameter of the cells (the armies, the
+    variant, how cells are solved or sampled)."""
+    return {"army_size": config.army_size, "dice": list(config.dice), "mulligan": config.mulligan,
+            "several_defenders": config.several_defenders, "chains": config.chains,
+            "armies": [list(army) for army in config.armies], "exact_limit": config.exact_limit,
+            "max_states": config.max_states, "strategy": config.strategy, "games": config.games, "seed": config.seed}
 
 
 def _pairing(game: DicegeddonRules, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
