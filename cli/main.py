@@ -50,6 +50,7 @@ def _register() -> None:
     from cli.best import best
     from cli.duel import duel
     from cli.notation import notation
+    from cli.play import play
     from cli.rules import rules
     from cli.study import study
     from cli.tablebase import tablebase
@@ -58,6 +59,7 @@ def _register() -> None:
     main.add_command(best)
     main.add_command(duel)
     main.add_command(notation)
+    main.add_command(play)
     main.add_command(rules)
     main.add_command(study)
     main.add_command(tablebase)
