@@ -49,6 +49,7 @@ def main() -> None:
 def _register() -> None:
     from cli.best import best
     from cli.duel import duel
+    from cli.explore import explore
     from cli.notation import notation
     from cli.play import play
     from cli.rules import rules
@@ -58,6 +59,7 @@ def _register() -> None:
 
     main.add_command(best)
     main.add_command(duel)
+    main.add_command(explore)
     main.add_command(notation)
     main.add_command(play)
     main.add_command(rules)
