@@ -345,9 +345,14 @@ function jointPicker(players) {
 // ----- tree, tables, studies --------------------------------------------------------------------------
 async function drawTree() {
   $("tree").textContent = "drawing...";
-  const svg = await api("tree", { position: state.line[state.cursor], depth: $("tree-depth").value,
-    top: $("tree-top").value, job: job + "-tree" }, "text");
-  $("tree").innerHTML = svg.slice(svg.indexOf("<svg"));
+  try {
+    const svg = await api("tree", { position: state.line[state.cursor], depth: $("tree-depth").value,
+      top: $("tree-top").value, job: job + "-tree" }, "text");
+    $("tree").innerHTML = svg.slice(svg.indexOf("<svg"));
+  } catch (error) {
+    $("tree").textContent = "";
+    throw error;
+  }
 }
 
 async function probe() {
