@@ -107,3 +107,25 @@ def test_players_choosing_at_once_play_their_choices(page):
     shots.wait_for(driver, "#play-joint").click()
     after = position_shown(driver, position)
     assert after != position and "Chance decides" in by_id(driver, "node-text").text
+
+
+def test_the_engine_plays_its_seat_and_your_moves_are_reviewed(page):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver, address = page
+    endgame = "d8:5/d6:3 a -/-"
+    driver.get(f"{address}?game=rolldown&position={endgame}")
+    ranked_moves(driver)
+    Select(by_id(driver, "seat-0")).select_by_value("engine")
+    by_id(driver, "engine-move").click()  # A is the engine's: it takes the d6 and wins
+    WebDriverWait(driver, shots.WAIT).until(lambda d: "A 1, B 0" in by_id(d, "node-text").text)
+    assert not driver.find_elements("css selector", "#review table")  # you made no move
+    over = by_id(driver, "position-string").text
+    by_id(driver, "back").click()
+    assert position_shown(driver, over) == endgame
+    Select(by_id(driver, "seat-0")).select_by_value("you")
+    Select(by_id(driver, "seat-1")).select_by_value("engine")
+    ranked_moves(driver)
+    driver.find_element("css selector", "#moves button.move").click()  # you play the best move
+    review = shots.wait_for(driver, "#review table")
+    assert "d8xd6" in review.text and "best" in review.text

@@ -13,6 +13,8 @@ const state = {
   cursor: 0,
   node: null,   // what /api/position said of line[cursor]
   analysis: null,
+  analyses: [], // analyses[i]: the answer shown at line[i] (for the review of your moves)
+  seats: [],    // seats[p]: "you" or "engine"
 };
 
 // ----- talking to the server ------------------------------------------------------------------
@@ -95,6 +97,7 @@ function writeAddress() {
 async function startLine(position) {
   const node = await api("position", { position });
   state.line = [node.position];
+  state.analyses = [];
   state.moves = [];
   state.cursor = 0;
   await showNode(node);
@@ -110,11 +113,12 @@ async function play(extra) {
   const answer = await api("apply", { position: state.line[state.cursor], ...extra });
   state.line = state.line.slice(0, state.cursor + 1).concat([answer.position]);
   state.moves = state.moves.slice(0, state.cursor).concat([answer.played]);
+  state.analyses = state.analyses.slice(0, state.cursor + 1);
   state.cursor += 1;
-  await showNode(answer);
+  await showNode(answer, true);
 }
 
-async function showNode(node) {
+async function showNode(node, engineMayMove) {
   state.node = node;
   state.analysis = null;
   $("position-input").value = node.position;
@@ -127,7 +131,105 @@ async function showNode(node) {
   showLine();
   writeAddress();
   clearAnalysis();
+  showSeats(node);
+  showReview();
   if (node.kind === "decision" || node.kind === "simultaneous") await analyse();
+  if (engineMayMove) await engineTurn();
+}
+
+// ----- playing against the engine ------------------------------------------------------------------
+function showSeats(node) {
+  // One "you / engine" choice per player; kept while the game (and so the players) stay the same.
+  const box = $("seats");
+  if (box.dataset.players === node.players.join(",")) return;
+  box.dataset.players = node.players.join(",");
+  box.innerHTML = "";
+  state.seats = node.players.map(() => "you");
+  node.players.forEach((name, index) => {
+    const select = document.createElement("select");
+    select.className = "seat";
+    select.id = "seat-" + index;
+    for (const who of ["you", "engine"]) {
+      const option = document.createElement("option");
+      option.value = option.textContent = who;
+      select.appendChild(option);
+    }
+    select.onchange = () => { state.seats[index] = select.value; guarded(engineTurn); };
+    const label = document.createElement("label");
+    label.textContent = name + " ";
+    label.appendChild(select);
+    box.appendChild(label);
+  });
+}
+
+function engineSeat(name) {
+  const index = state.node.players.indexOf(name);
+  return index >= 0 && state.seats[index] === "engine";
+}
+
+function sample(choices) {
+  let pick = Math.random();
+  for (const choice of choices) {
+    pick -= choice.probability;
+    if (pick < 0) return choice.choice ?? choice.move;
+  }
+  return choices[0].choice ?? choices[0].move;
+}
+
+async function engineTurn() {
+  // The engine plays its seats with the analysis just shown; dice roll by themselves if asked.
+  const node = state.node;
+  if (!node) return;
+  if (node.kind === "chance" && $("auto-roll").checked && state.seats.includes("engine")) {
+    await play({ roll: 1, seed: Math.floor(Math.random() * 2 ** 31) });
+  } else if (node.kind === "decision" && engineSeat(node.mover) && state.analysis && state.analysis.moves) {
+    await play({ move: state.analysis.moves[0].move });
+  } else if (node.kind === "simultaneous" && state.analysis && Array.isArray(state.analysis.players)) {
+    const choosing = node.players.filter((name, index) => (node.choices[index] || []).length);
+    if (choosing.length && choosing.every(engineSeat)) {
+      const picks = choosing.map((name) => sample(state.analysis.players.find((p) => p.player === name).choices));
+      await play({ move: picks.join(" | ") });
+    }
+  }
+}
+
+function showReview() {
+  // At the end of a game: each of your moves against the best of the analysis shown before it.
+  const box = $("review");
+  box.innerHTML = "";
+  if (!state.node || state.node.kind !== "terminal") return;
+  const rows = [];
+  state.moves.slice(0, state.cursor).forEach((move, index) => {
+    const answer = state.analyses[index];
+    if (!answer || !Array.isArray(answer.moves) || engineSeatOf(answer)) return;
+    const chosen = answer.moves.find((entry) => entry.move === move);
+    if (chosen) rows.push([index + 1, answer.moves[0].move, move, chosen.value, chosen.loss || 0]);
+  });
+  if (!rows.length) return;
+  const total = rows.reduce((sum, row) => sum + row[4], 0);
+  box.innerHTML = "<h2>Review of your moves</h2>";
+  const table = document.createElement("table");
+  table.innerHTML = "<thead><tr><th>ply</th><th>you played</th><th>value</th><th>loss</th><th>best</th></tr></thead>";
+  const body = document.createElement("tbody");
+  for (const [ply, best, move, value, loss] of rows) {
+    const row = document.createElement("tr");
+    cell(row, String(ply));
+    cell(row, move);
+    cell(row, value.toFixed(4), "number");
+    cell(row, loss > 1e-9 ? (-loss).toFixed(4) : "best", "number loss");
+    cell(row, loss > 1e-9 ? best : "");
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  const sum = document.createElement("p");
+  sum.textContent = `Total loss ${total.toFixed(4)} over ${rows.length} moves.`;
+  box.appendChild(sum);
+}
+
+function engineSeatOf(answer) {
+  const index = state.node.players.findIndex((name) => name.toLowerCase() === String(answer.mover).toLowerCase());
+  return index >= 0 && state.seats[index] === "engine";
 }
 
 function summary(node) {
@@ -222,6 +324,7 @@ async function analyse() {
 
 function showAnalysis(answer) {
   state.analysis = answer;
+  state.analyses[state.cursor] = answer;
   clearAnalysis();
   $("meaning").textContent = answer.value_meaning ? `value: ${answer.value_meaning}` : "";
   const area = $("moves-area");
@@ -412,6 +515,7 @@ window.addEventListener("DOMContentLoaded", () => guarded(async () => {
   $("analyse").onclick = () => guarded(analyse);
   $("cancel").onclick = () => fetch(`/api/cancel?job=${job}`, { method: "POST" });
   $("roll").onclick = () => guarded(() => play({ roll: 1, seed: Math.floor(Math.random() * 2 ** 31) }));
+  $("engine-move").onclick = () => guarded(engineTurn);
   $("back").onclick = () => guarded(() => go(state.cursor - 1));
   $("forward").onclick = () => guarded(() => go(state.cursor + 1));
   $("tree-button").onclick = () => guarded(drawTree);
