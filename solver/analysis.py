@@ -186,6 +186,23 @@ class Analysis:
             "time": round(stats.elapsed, 4),
         }
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the ranked moves with value and loss bars, the method and the line."""
+        import html
+
+        low = min(0.0, *(m.value for m in self.moves))
+        span = max(1.0, *(m.value for m in self.moves)) - low or 1.0
+        rows = "".join(
+            f"<tr><td>{rank}</td><td><code>{html.escape(m.name)}</code></td><td>{m.value:.4f}</td>"
+            f"<td><div style='width:8em;background:#eee'><div style='width:{100 * (m.value - low) / span:.1f}%;"
+            f"height:0.7em;background:#5d9fd0'></div></div></td><td style='color:#b03030'>"
+            f"{'' if rank == 1 else f'{-m.loss:+.4f}'}</td></tr>"
+            for rank, m in enumerate(self.moves, 1))
+        return (f"<div><code>{html.escape(self.position)}</code> · {html.escape(self.mover_name)} to move"
+                f"<table><tr><th>#</th><th>move</th><th>value</th><th></th><th>loss</th></tr>{rows}</table>"
+                f"<small>{html.escape(self.method)}; value: {html.escape(self.value_meaning)}<br>"
+                f"line: {html.escape(' '.join(self.pv))}</small></div>")
+
 
 def simultaneous_json(result: SimultaneousResult, game: str, top: int | None = None) -> dict:
     """A simultaneous search's answer in :data:`BEST_JSON_SCHEMA`: the first choosing player's moves

@@ -1,0 +1,304 @@
+"""``dicetree explore``: the explorer in the browser, a local web page on a JSON API.
+
+Usage::
+
+    dicetree explore                      # http://127.0.0.1:8000/ (this machine only)
+    dicetree explore --port 9000 --host 0.0.0.0
+
+The page (``cli/web/``: plain HTML, CSS and JavaScript, nothing fetched from elsewhere) lets you pick
+a game, type or paste a position or load the example, and shows whose turn it is and what may be
+played, the ranked moves with value and loss bars, the method and the principal line, the decision
+tree, the stored exact answer where the game has one, and the pictures of ``results/``. Click a
+move to play it, pick or roll a chance outcome, go back and forward along the line; the address
+holds the game, the rules and the position, so it can be shared.
+
+The JSON API behind it (every answer JSON; every error ``{"error": "<one line>"}`` with a 4xx status):
+
+========================  ===========================================================================
+``GET /api/games``        every game: its facts, rule options and example position
+``GET /api/rules``        ``game``: facts, rule options and the position notation
+``GET /api/position``     ``game``, ``position``: the canonical position and what may be played there
+``GET /api/apply``        ``game``, ``position``, ``move`` (a move, an outcome, or choices joined by
+                          ``' | '``) or ``roll=1`` with ``seed``: the position after it
+``GET /api/best``         ``game``, ``position``, ``depth`` or ``time``: what ``dicetree best --json`` prints
+``GET /api/tree``         ``game``, ``position``, ``depth``, ``top``: the decision tree as SVG
+``GET /api/probe``        ``game``, ``position``: what ``dicetree tablebase probe --json`` prints
+``GET /api/progress``     ``job``: whether the job runs, and its last progress line
+``POST /api/cancel``      ``job``: stop it
+``GET /api/studies``      the pictures under ``results/`` with their folders' READMEs
+========================  ===========================================================================
+
+Every call takes ``rule=NAME=VALUE`` (repeatable) for a game's rule options. ``best``, ``tree`` and
+``probe`` run in a worker process of their own (:mod:`cli.jobs`) under the ``job`` id the page
+gives (one per tab), so tabs never wait for each other and a search can be cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.jobs import Cancelled, Jobs
+from cli.options import load_with_rules, tables_option
+from solver.advice import advise
+from solver.game import Game, GameError
+from solver.games import GAMES, game_class, game_names
+from solver.session import Line, node_of
+
+WEB = Path(__file__).with_name("web")
+PICTURES = (".png", ".svg", ".jpg", ".jpeg", ".gif")
+MAX_DEPTH, MAX_TIME, MAX_TREE_DEPTH = 20, 600.0, 6
+
+
+class RequestError(GameError):
+    """A request the API cannot answer (a parameter missing or out of range): a 400 with one line."""
+
+
+# ----- the work, as plain functions (the jobs run them in worker processes) -----------------------------
+def _game(name: str, rules: tuple[str, ...]) -> Game:
+    if name not in game_names():
+        raise RequestError(f"unknown game '{name[:40]}': known games are {', '.join(game_names())}")
+    return load_with_rules(name, rules)
+
+
+def games_json() -> list[dict[str, Any]]:
+    """Every registered game's facts, rule options and example (from the games, naming none)."""
+    answer = []
+    for name in game_names():
+        cls = game_class(name)
+        kind = cls.game_type
+        answer.append({
+            "game": name, "name": kind.long_name, "players": kind.players_text(), "simultaneous": kind.simultaneous,
+            "hidden_information": kind.hidden_information, "exact_values": kind.exact_values, "study": kind.study,
+            "rule_options": [{"name": o.name, "describe": o.describe(), "default": str(o.default)}
+                             for o in cls.rule_options],
+            "example": cls().example_position(),
+        })
+    return answer
+
+
+def rules_json(name: str, rules: tuple[str, ...]) -> dict[str, Any]:
+    game = _game(name, rules)
+    return {"game": name, "name": game.game_type.long_name, "options": {k: str(v) for k, v in game.options().items()},
+            "value_meaning": game.describe_value(), "notation": game.notation_help(),
+            "example": game.example_position()}
+
+
+def position_json(name: str, rules: tuple[str, ...], position: str) -> dict[str, Any]:
+    """The canonical position and what may be played there (:func:`solver.session.node_of`)."""
+    game = _game(name, rules)
+    node = node_of(game, game.parse(position))
+    return {"game": name, **node.to_json(), "text": node.text()}
+
+
+def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | None, roll: bool, seed: int) -> dict[str, Any]:
+    """The position after ``move`` (or a roll drawn with ``seed``), with what was played."""
+    game = _game(name, rules)
+    line = Line.from_position(game, position)
+    if roll:
+        line = line.roll(random.Random(seed))
+    elif move is None:
+        raise RequestError("give a move (a move, an outcome, or one choice per player joined by ' | ') or roll=1")
+    else:
+        line = line.play(move)
+    return {**position_json(name, rules, line.position), "played": line.moves[-1], "from": game.format(line.states[0])}
+
+
+def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | None, time_limit: float | None,
+              report=None) -> dict[str, Any]:
+    """What ``dicetree best --json`` prints: the answer's own ``to_json()``."""
+    game = _game(name, rules)
+
+    def progress(result) -> None:
+        if report is not None:
+            report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
+
+    return advise(game, game.parse(position), depth=depth, time_limit=time_limit, on_iteration=progress).to_json()
+
+
+def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: int | None) -> str:
+    """The decision tree below ``position`` drawn by :mod:`solver.render`, as SVG text."""
+    from solver.picture import TreePicture
+    from solver.tree import TreeOptions, build_tree
+
+    game = _game(name, rules)
+    return TreePicture(build_tree(game, game.parse(position), TreeOptions(depth=depth, top=top))).svg()
+
+
+def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str | None) -> dict[str, Any]:
+    """What ``dicetree tablebase probe --json`` prints, where the game has stored exact values."""
+    game = _game(name, rules)
+    if not game.game_type.exact_values:
+        raise RequestError(f"{game.game_type.long_name} has no stored exact values")
+    return game.exact_provider(tables_dir, required=True).answer(game.parse(position))
+
+
+def studies_json(results: Path) -> list[dict[str, Any]]:
+    """Each folder of ``results`` that holds pictures: its README's text and its pictures' paths."""
+    if not results.is_dir():
+        return []
+    folders: dict[Path, list[str]] = {}
+    for path in sorted(results.rglob("*")):
+        if path.suffix.lower() in PICTURES and path.is_file():
+            folders.setdefault(path.parent, []).append(path.relative_to(results).as_posix())
+    answer = []
+    for folder, pictures in folders.items():
+        readme = folder / "README.md"
+        answer.append({"folder": folder.relative_to(results).as_posix() or ".", "pictures": pictures,
+                       "readme": readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""})
+    return answer
+
+
+# ----- the web application -------------------------------------------------------------------------
+def create_app(results: Path | None = None, tables_dir: str | None = None, workers: int = 2):
+    """The Starlette application: the page, its files, the API and ``results/`` (see the module notes)."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    results = results if results is not None else _default_results()
+    # Workers fork from a server that has imported every game already, so a search starts at once.
+    jobs = Jobs(workers=workers, preload=("cli.explore", *(spec.partition(":")[0] for spec in GAMES.values())))
+
+    def params(request: Request) -> tuple[str, tuple[str, ...], str]:
+        query = request.query_params
+        game = query.get("game")
+        if not game:
+            raise RequestError("give a game (game=NAME)")
+        return game, tuple(query.getlist("rule")), query.get("position", "")
+
+    def position_of(request: Request) -> str:
+        position = request.query_params.get("position", "").strip()
+        if not position:
+            raise RequestError("give a position (position=...)")
+        return position
+
+    def number(request: Request, key: str, kind, low, high, default=None):
+        text = request.query_params.get(key, "")
+        if text == "":
+            return default
+        try:
+            value = kind(text)
+        except ValueError:
+            raise RequestError(f"{key} must be a number, not '{text[:20]}'") from None
+        if not low <= value <= high:
+            raise RequestError(f"{key} must be between {low:g} and {high:g}, not {text[:20]}")
+        return value
+
+    def job_of(request: Request) -> str:
+        return request.query_params.get("job", "") or f"anonymous-{id(request)}"
+
+    async def index(request: Request) -> Response:
+        return FileResponse(WEB / "index.html")
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(games_json())
+
+    async def rules(request: Request) -> Response:
+        game, rule, _ = params(request)
+        return JSONResponse(rules_json(game, rule))
+
+    async def position(request: Request) -> Response:
+        game, rule, _ = params(request)
+        return JSONResponse(position_json(game, rule, position_of(request)))
+
+    async def apply(request: Request) -> Response:
+        game, rule, _ = params(request)
+        roll = request.query_params.get("roll", "") not in ("", "0", "false")
+        seed = number(request, "seed", int, -2**31, 2**31, default=random.randrange(2**31))
+        return JSONResponse(apply_json(game, rule, position_of(request), request.query_params.get("move"), roll, seed))
+
+    async def best(request: Request) -> Response:
+        game, rule, _ = params(request)
+        text = position_of(request)
+        position_json(game, rule, text)  # a malformed position is answered at once, without a worker
+        depth = number(request, "depth", int, 1, MAX_DEPTH)
+        limit = number(request, "time", float, 0.01, MAX_TIME)
+        if depth is None and limit is None:
+            depth = 2
+        answer = await jobs.run(job_of(request), best_json, game, rule, text, depth, limit,
+                                gone=request.is_disconnected, report=True)
+        return JSONResponse(answer)
+
+    async def tree(request: Request) -> Response:
+        game, rule, _ = params(request)
+        text = position_of(request)
+        position_json(game, rule, text)
+        depth = number(request, "depth", int, 1, MAX_TREE_DEPTH, default=2)
+        top = number(request, "top", int, 1, 50, default=2)
+        svg = await jobs.run(job_of(request), tree_svg, game, rule, text, depth, top, gone=request.is_disconnected)
+        return Response(svg, media_type="image/svg+xml")
+
+    async def probe(request: Request) -> Response:
+        game, rule, _ = params(request)
+        text = position_of(request)
+        position_json(game, rule, text)
+        answer = await jobs.run(job_of(request), probe_json, game, rule, text, tables_dir, gone=request.is_disconnected)
+        return JSONResponse(answer)
+
+    async def progress(request: Request) -> Response:
+        return JSONResponse(jobs.progress(job_of(request)))
+
+    async def cancel(request: Request) -> Response:
+        return JSONResponse({"job": job_of(request), "cancelled": jobs.cancel(job_of(request))})
+
+    async def studies(request: Request) -> Response:
+        return JSONResponse(studies_json(results))
+
+    async def game_error(request: Request, error: Exception) -> Response:
+        status = 409 if isinstance(error, Cancelled) else 400
+        return JSONResponse({"error": " ".join(str(error).split())[:300]}, status_code=status)
+
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        return JSONResponse({"error": error.detail if error.status_code != 404 else f"no such page: {request.url.path}"},
+                            status_code=error.status_code)
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", games), Route("/api/rules", rules), Route("/api/position", position),
+        Route("/api/apply", apply), Route("/api/best", best), Route("/api/tree", tree), Route("/api/probe", probe),
+        Route("/api/progress", progress), Route("/api/cancel", cancel, methods=["POST"]),
+        Route("/api/studies", studies),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ]
+    if results.is_dir():
+        routes.append(Mount("/results", StaticFiles(directory=results), name="results"))
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        jobs.close()  # the server stops: so does every search
+
+    return Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error},
+                     lifespan=lifespan)
+
+
+def _default_results() -> Path:
+    """``results/`` of the folder the command runs in, else of the checkout this package lives in."""
+    here = Path.cwd() / "results"
+    return here if here.is_dir() else Path(__file__).resolve().parents[1] / "results"
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (default: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--results", "results_dir", type=click.Path(file_okay=False), help="The folder of studies to show (default: results/).")
+@click.option("--workers", type=click.IntRange(1, 32), default=2, show_default=True,
+              help="Searches that run at once (each in a process of its own); more wait their turn.")
+@tables_option
+def explore(host: str, port: int, results_dir: str | None, workers: int, tables_dir: str | None) -> None:
+    """Open the explorer: a web page to analyse, play through and draw positions of every game."""
+    import uvicorn
+
+    app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
+    server.run()

@@ -1,0 +1,526 @@
+// The dicetree explorer page: talks to the JSON API of `dicetree explore` (see cli/explore.py).
+// Plain JavaScript, no build step, nothing fetched from elsewhere. Tolerant of extra JSON fields.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const job = "tab-" + Math.random().toString(36).slice(2);  // one id per tab: its searches are its own
+
+const state = {
+  games: [],
+  game: "",
+  line: [],     // positions along the line played; line[0] is where it started
+  moves: [],    // moves[i] led from line[i] to line[i + 1]
+  cursor: 0,
+  node: null,   // what /api/position said of line[cursor]
+  analysis: null,
+  analyses: [], // analyses[i]: the answer shown at line[i] (for the review of your moves)
+  seats: [],    // seats[p]: "you" or "engine"
+};
+
+// ----- talking to the server ------------------------------------------------------------------
+function query(extra) {
+  const params = new URLSearchParams();
+  params.set("game", state.game);
+  for (const rule of rules()) params.append("rule", rule);
+  for (const [key, value] of Object.entries(extra || {})) {
+    if (value !== undefined && value !== null && value !== "") params.set(key, value);
+  }
+  return params.toString();
+}
+
+function rules() {
+  return $("rules").value.split(/\s+/).filter((text) => text.includes("="));
+}
+
+async function api(path, extra, kind) {
+  const response = await fetch(`/api/${path}?${query(extra)}`);
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { message = (await response.json()).error || message; } catch (ignored) { /* not JSON */ }
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return kind === "text" ? response.text() : response.json();
+}
+
+function showError(error) {
+  const box = $("error");
+  box.textContent = error ? String(error.message || error) : "";
+  box.hidden = !error;
+}
+
+async function guarded(work) {
+  try {
+    showError(null);
+    await work();
+  } catch (error) {
+    if (error.status !== 409) showError(error);  // 409: cancelled on purpose
+  }
+}
+
+// ----- games and the address ------------------------------------------------------------------
+async function loadGames() {
+  state.games = await api("games", {});
+  const select = $("game");
+  for (const game of state.games) {
+    const option = document.createElement("option");
+    option.value = game.game;
+    option.textContent = game.name;
+    select.appendChild(option);
+  }
+}
+
+function gameInfo() {
+  return state.games.find((game) => game.game === state.game) || {};
+}
+
+function setGame(name) {
+  state.game = name;
+  $("game").value = name;
+  const info = gameInfo();
+  const facts = [info.players, info.simultaneous ? "players choose at once" : "players take turns"];
+  if (info.hidden_information) facts.push("hidden information");
+  if (info.exact_values) facts.push("stored exact values: " + info.exact_values);
+  $("game-facts").textContent = facts.filter(Boolean).join("; ");
+  $("probe-panel").hidden = !info.exact_values;
+  $("rules").title = (info.rule_options || []).map((option) => option.describe).join("\n") || "no rule options";
+  api("rules", {}).then((answer) => { $("notation").textContent = answer.notation; }).catch(() => {});
+}
+
+function writeAddress() {
+  const params = new URLSearchParams(query({ position: state.line[state.cursor] }));
+  history.replaceState(null, "", "?" + params.toString());
+}
+
+// ----- the line played --------------------------------------------------------------------------
+async function startLine(position) {
+  const node = await api("position", { position });
+  state.line = [node.position];
+  state.analyses = [];
+  state.moves = [];
+  state.cursor = 0;
+  await showNode(node);
+}
+
+async function go(cursor) {
+  if (cursor < 0 || cursor >= state.line.length) return;
+  state.cursor = cursor;
+  await showNode(await api("position", { position: state.line[cursor] }));
+}
+
+async function play(extra) {
+  const answer = await api("apply", { position: state.line[state.cursor], ...extra });
+  state.line = state.line.slice(0, state.cursor + 1).concat([answer.position]);
+  state.moves = state.moves.slice(0, state.cursor).concat([answer.played]);
+  state.analyses = state.analyses.slice(0, state.cursor + 1);
+  state.cursor += 1;
+  await showNode(answer, true);
+}
+
+async function showNode(node, engineMayMove) {
+  state.node = node;
+  state.analysis = null;
+  $("position-input").value = node.position;
+  $("position-string").textContent = node.position;
+  $("node-text").textContent = summary(node);
+  showFields(node.position);
+  $("tree").innerHTML = "";
+  $("probe").textContent = "";
+  showChance(node);
+  showLine();
+  writeAddress();
+  clearAnalysis();
+  showSeats(node);
+  showReview();
+  if (node.kind === "decision" || node.kind === "simultaneous") await analyse();
+  if (engineMayMove) await engineTurn();
+}
+
+// ----- playing against the engine ------------------------------------------------------------------
+function showSeats(node) {
+  // One "you / engine" choice per player; kept while the game (and so the players) stay the same.
+  const box = $("seats");
+  if (box.dataset.players === node.players.join(",")) return;
+  box.dataset.players = node.players.join(",");
+  box.innerHTML = "";
+  state.seats = node.players.map(() => "you");
+  node.players.forEach((name, index) => {
+    const select = document.createElement("select");
+    select.className = "seat";
+    select.id = "seat-" + index;
+    for (const who of ["you", "engine"]) {
+      const option = document.createElement("option");
+      option.value = option.textContent = who;
+      select.appendChild(option);
+    }
+    select.onchange = () => { state.seats[index] = select.value; guarded(engineTurn); };
+    const label = document.createElement("label");
+    label.textContent = name + " ";
+    label.appendChild(select);
+    box.appendChild(label);
+  });
+}
+
+function engineSeat(name) {
+  const index = state.node.players.indexOf(name);
+  return index >= 0 && state.seats[index] === "engine";
+}
+
+function sample(choices) {
+  let pick = Math.random();
+  for (const choice of choices) {
+    pick -= choice.probability;
+    if (pick < 0) return choice.choice ?? choice.move;
+  }
+  return choices[0].choice ?? choices[0].move;
+}
+
+async function engineTurn() {
+  // The engine plays its seats with the analysis just shown; dice roll by themselves if asked.
+  const node = state.node;
+  if (!node) return;
+  if (node.kind === "chance" && $("auto-roll").checked && state.seats.includes("engine")) {
+    await play({ roll: 1, seed: Math.floor(Math.random() * 2 ** 31) });
+  } else if (node.kind === "decision" && engineSeat(node.mover) && state.analysis && state.analysis.moves) {
+    await play({ move: state.analysis.moves[0].move });
+  } else if (node.kind === "simultaneous" && state.analysis && Array.isArray(state.analysis.players)) {
+    const choosing = node.players.filter((name, index) => (node.choices[index] || []).length);
+    if (choosing.length && choosing.every(engineSeat)) {
+      const picks = choosing.map((name) => sample(state.analysis.players.find((p) => p.player === name).choices));
+      await play({ move: picks.join(" | ") });
+    }
+  }
+}
+
+function showReview() {
+  // At the end of a game: each of your moves against the best of the analysis shown before it.
+  const box = $("review");
+  box.innerHTML = "";
+  if (!state.node || state.node.kind !== "terminal") return;
+  const rows = [];
+  state.moves.slice(0, state.cursor).forEach((move, index) => {
+    const answer = state.analyses[index];
+    if (!answer || !Array.isArray(answer.moves) || engineSeatOf(answer)) return;
+    const chosen = answer.moves.find((entry) => entry.move === move);
+    if (chosen) rows.push([index + 1, answer.moves[0].move, move, chosen.value, chosen.loss || 0]);
+  });
+  if (!rows.length) return;
+  const total = rows.reduce((sum, row) => sum + row[4], 0);
+  box.innerHTML = "<h2>Review of your moves</h2>";
+  const table = document.createElement("table");
+  table.innerHTML = "<thead><tr><th>ply</th><th>you played</th><th>value</th><th>loss</th><th>best</th></tr></thead>";
+  const body = document.createElement("tbody");
+  for (const [ply, best, move, value, loss] of rows) {
+    const row = document.createElement("tr");
+    cell(row, String(ply));
+    cell(row, move);
+    cell(row, value.toFixed(4), "number");
+    cell(row, loss > 1e-9 ? (-loss).toFixed(4) : "best", "number loss");
+    cell(row, loss > 1e-9 ? best : "");
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  const sum = document.createElement("p");
+  sum.textContent = `Total loss ${total.toFixed(4)} over ${rows.length} moves.`;
+  box.appendChild(sum);
+}
+
+function engineSeatOf(answer) {
+  const index = state.node.players.findIndex((name) => name.toLowerCase() === String(answer.mover).toLowerCase());
+  return index >= 0 && state.seats[index] === "engine";
+}
+
+function summary(node) {
+  // Whose turn and how much may be played (the moves themselves are ranked beside it).
+  if (node.kind === "decision") return `${node.mover} to move · ${node.moves.length} legal moves`;
+  if (node.kind === "chance") return `Chance decides · ${node.outcome_count} outcomes`;
+  if (node.kind === "simultaneous") {
+    const choosing = node.players.map((name, index) => [name, (node.choices[index] || []).length])
+      .filter(([, count]) => count > 0).map(([name, count]) => `${name} (${count} choices)`);
+    return "Players choose at once: " + choosing.join(", ");
+  }
+  return node.text || "";
+}
+
+function showFields(position) {
+  // The position string's fields, one box each: a readable board for any game, knowing none.
+  const box = $("fields");
+  box.innerHTML = "";
+  for (const field of position.split(" ").filter(Boolean)) {
+    const part = document.createElement("span");
+    part.className = "field";
+    part.textContent = field.replace(/([,/])/g, "$1\u200b");
+    box.appendChild(part);
+  }
+}
+
+function showLine() {
+  const line = $("line");
+  line.innerHTML = "";
+  const start = document.createElement("a");
+  start.textContent = "start";
+  start.href = "#";
+  start.onclick = (event) => { event.preventDefault(); guarded(() => go(0)); };
+  if (state.cursor === 0) start.className = "current";
+  line.appendChild(start);
+  state.moves.forEach((move, index) => {
+    const link = document.createElement("a");
+    link.href = "#";
+    link.textContent = move;
+    if (index + 1 === state.cursor) link.className = "current";
+    link.onclick = (event) => { event.preventDefault(); guarded(() => go(index + 1)); };
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(link);
+  });
+  $("back").disabled = state.cursor === 0;
+  $("forward").disabled = state.cursor >= state.moves.length;
+}
+
+function showChance(node) {
+  const panel = $("chance");
+  panel.hidden = node.kind !== "chance";
+  const list = $("outcomes");
+  list.innerHTML = "";
+  if (node.kind !== "chance") return;
+  for (const outcome of node.outcomes || []) {
+    const button = document.createElement("button");
+    button.className = "outcome";
+    button.textContent = `${outcome.outcome} (${(100 * outcome.probability).toFixed(1)}%)`;
+    button.onclick = () => guarded(() => play({ move: outcome.outcome }));
+    list.appendChild(button);
+  }
+  if (!(node.outcomes || []).length) list.textContent = `${node.outcome_count} outcomes: too many to list; roll.`;
+}
+
+// ----- the analysis -------------------------------------------------------------------------------
+function clearAnalysis() {
+  for (const id of ["moves-area", "method", "pv", "notes", "meaning"]) $(id).innerHTML = "";
+}
+
+async function analyse() {
+  const node = state.node;
+  if (!node || (node.kind !== "decision" && node.kind !== "simultaneous")) return;
+  const position = node.position;
+  $("cancel").disabled = false;
+  $("progress").textContent = "thinking...";
+  const timer = setInterval(async () => {
+    try {
+      const answer = await api("progress", { job });
+      if (answer.running && answer.progress) $("progress").textContent = answer.progress;
+    } catch (ignored) { /* the next poll tries again */ }
+  }, 500);
+  try {
+    const time = $("time").value;
+    const answer = await api("best", { position, job, ...(time ? { time } : { depth: $("depth").value }) });
+    if (state.node && state.node.position === position) showAnalysis(answer);
+  } finally {
+    clearInterval(timer);
+    $("cancel").disabled = true;
+    $("progress").textContent = "";
+  }
+}
+
+function showAnalysis(answer) {
+  state.analysis = answer;
+  state.analyses[state.cursor] = answer;
+  clearAnalysis();
+  $("meaning").textContent = answer.value_meaning ? `value: ${answer.value_meaning}` : "";
+  const area = $("moves-area");
+  if (Array.isArray(answer.players)) {  // players choosing at once: each one's choices and mixed strategy
+    for (const player of answer.players) area.appendChild(choiceTable(player));
+    if (state.node.kind === "simultaneous") area.appendChild(jointPicker(answer.players));
+  } else {
+    area.appendChild(moveTable(answer.moves || [], answer.mover));
+  }
+  $("method").textContent = [answer.method, answer.depth ? `depth ${answer.depth}` : "",
+    answer.nodes ? `${answer.nodes.toLocaleString()} nodes` : "", answer.time !== undefined ? `${answer.time} s` : ""]
+    .filter(Boolean).join(" · ");
+  $("pv").textContent = (answer.pv && answer.pv.length) ? "Principal line: " + answer.pv.join(" ") : "";
+  $("notes").textContent = [answer.hidden_information, ...(answer.notes || [])].filter(Boolean).join(" · ");
+}
+
+function bounds(values) {
+  const low = Math.min(...values, 0);
+  const high = Math.max(...values, 1);
+  return [low, high > low ? high : low + 1];
+}
+
+function bar(value, low, high, kind) {
+  const outer = document.createElement("div");
+  outer.className = "bar " + (kind || "");
+  const inner = document.createElement("div");
+  inner.style.width = `${Math.max(0, Math.min(1, (value - low) / (high - low))) * 100}%`;
+  outer.appendChild(inner);
+  return outer;
+}
+
+function cell(row, content, className) {
+  const td = document.createElement("td");
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content;
+  if (className) td.className = className;
+  row.appendChild(td);
+  return td;
+}
+
+function moveTable(moves, mover) {
+  const table = document.createElement("table");
+  table.id = "moves";
+  table.innerHTML = `<thead><tr><th>#</th><th>move${mover ? " (" + mover + ")" : ""}</th><th>value</th><th></th><th>loss</th><th></th></tr></thead>`;
+  const body = document.createElement("tbody");
+  const [low, high] = bounds(moves.map((move) => move.value));
+  const worst = Math.max(...moves.map((move) => move.loss || 0), 1e-9);
+  moves.forEach((move, index) => {
+    const row = document.createElement("tr");
+    const button = document.createElement("button");
+    button.className = "move";
+    button.textContent = move.move;
+    button.title = "play " + move.move;
+    button.onclick = () => guarded(() => play({ move: move.move }));
+    cell(row, String(index + 1));
+    cell(row, button);
+    cell(row, move.value.toFixed(4), "number");
+    cell(row, bar(move.value, low, high, "value"));
+    cell(row, index === 0 ? "" : (-move.loss).toFixed(4), "number loss");
+    cell(row, index === 0 ? "" : bar(move.loss, 0, worst, "loss"));
+    body.appendChild(row);
+  });
+  table.appendChild(body);
+  return table;
+}
+
+function choiceTable(player) {
+  const wrapper = document.createElement("div");
+  const title = document.createElement("h3");
+  title.textContent = `${player.player}: value ${Number(player.value).toFixed(4)}`;
+  wrapper.appendChild(title);
+  const table = document.createElement("table");
+  table.className = "choices";
+  table.innerHTML = "<thead><tr><th>choice</th><th>value</th><th>loss</th><th>probability</th><th></th></tr></thead>";
+  const body = document.createElement("tbody");
+  for (const choice of player.choices || player.moves || []) {
+    const row = document.createElement("tr");
+    cell(row, choice.choice ?? choice.move);
+    cell(row, choice.value.toFixed(4), "number");
+    cell(row, choice.loss ? (-choice.loss).toFixed(4) : "", "number loss");
+    cell(row, (100 * choice.probability).toFixed(1) + "%", "number");
+    cell(row, bar(choice.probability, 0, 1, "value"));
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  wrapper.appendChild(table);
+  return wrapper;
+}
+
+function jointPicker(players) {
+  // One choice per choosing player (by default each one's likeliest), played together.
+  const form = document.createElement("div");
+  form.className = "joint";
+  const selects = [];
+  const choosing = (state.node.choices || []).map((own, index) => ({ own, index })).filter((item) => item.own.length);
+  for (const { own, index } of choosing) {
+    const select = document.createElement("select");
+    select.className = "joint-choice";
+    const answer = players.find((player) => player.player === state.node.players[index]);
+    const ranked = answer ? [...(answer.choices || answer.moves || [])].sort((a, b) => b.probability - a.probability) : [];
+    const likeliest = ranked.length ? (ranked[0].choice ?? ranked[0].move) : own[0];
+    for (const name of own) {
+      const option = document.createElement("option");
+      option.value = option.textContent = name;
+      option.selected = name === likeliest;
+      select.appendChild(option);
+    }
+    const label = document.createElement("label");
+    label.textContent = state.node.players[index] + " ";
+    label.appendChild(select);
+    form.appendChild(label);
+    selects.push(select);
+  }
+  const button = document.createElement("button");
+  button.id = "play-joint";
+  button.textContent = "Play these choices";
+  button.onclick = () => guarded(() => play({ move: selects.map((select) => select.value).join(" | ") }));
+  form.appendChild(button);
+  return form;
+}
+
+// ----- tree, tables, studies --------------------------------------------------------------------------
+async function drawTree() {
+  $("tree").textContent = "drawing...";
+  try {
+    const svg = await api("tree", { position: state.line[state.cursor], depth: $("tree-depth").value,
+      top: $("tree-top").value, job: job + "-tree" }, "text");
+    $("tree").innerHTML = svg.slice(svg.indexOf("<svg"));
+  } catch (error) {
+    $("tree").textContent = "";
+    throw error;
+  }
+}
+
+async function probe() {
+  const answer = await api("probe", { position: state.line[state.cursor], job: job + "-probe" });
+  $("probe").textContent = JSON.stringify(answer, null, 2);
+}
+
+async function loadStudies() {
+  const box = $("studies");
+  if (box.dataset.loaded) return;
+  box.dataset.loaded = "1";
+  const folders = await fetch("/api/studies").then((response) => response.json());
+  for (const folder of folders) {
+    const section = document.createElement("section");
+    section.className = "study";
+    const title = document.createElement("h3");
+    title.textContent = folder.folder;
+    section.appendChild(title);
+    if (folder.readme) {
+      const readme = document.createElement("details");
+      readme.innerHTML = "<summary>README</summary>";
+      const text = document.createElement("pre");
+      text.textContent = folder.readme;
+      readme.appendChild(text);
+      section.appendChild(readme);
+    }
+    for (const picture of folder.pictures) {
+      const link = document.createElement("a");
+      link.href = "/results/" + picture;
+      link.target = "_blank";
+      const image = document.createElement("img");
+      image.loading = "lazy";
+      image.src = "/results/" + picture;
+      image.alt = image.title = picture;
+      link.appendChild(image);
+      section.appendChild(link);
+    }
+    box.appendChild(section);
+  }
+}
+
+// ----- wiring ---------------------------------------------------------------------------------
+async function loadExample() {
+  await startLine(gameInfo().example || (await api("rules", {})).example);
+}
+
+window.addEventListener("DOMContentLoaded", () => guarded(async () => {
+  await loadGames();
+  const params = new URLSearchParams(location.search);
+  $("rules").value = params.getAll("rule").join(" ");
+  setGame(params.get("game") || state.games[0].game);
+  $("game").onchange = () => guarded(async () => { setGame($("game").value); await loadExample(); });
+  $("rules").onchange = () => guarded(async () => { setGame(state.game); await startLine(state.line[state.cursor]); });
+  $("show").onclick = () => guarded(() => startLine($("position-input").value));
+  $("position-input").onkeydown = (event) => { if (event.key === "Enter") guarded(() => startLine($("position-input").value)); };
+  $("example").onclick = () => guarded(loadExample);
+  $("analyse").onclick = () => guarded(analyse);
+  $("cancel").onclick = () => fetch(`/api/cancel?job=${job}`, { method: "POST" });
+  $("roll").onclick = () => guarded(() => play({ roll: 1, seed: Math.floor(Math.random() * 2 ** 31) }));
+  $("engine-move").onclick = () => guarded(engineTurn);
+  $("back").onclick = () => guarded(() => go(state.cursor - 1));
+  $("forward").onclick = () => guarded(() => go(state.cursor + 1));
+  $("tree-button").onclick = () => guarded(drawTree);
+  $("probe-button").onclick = () => guarded(probe);
+  $("copy-link").onclick = () => navigator.clipboard && navigator.clipboard.writeText(location.href);
+  $("studies-panel").addEventListener("toggle", () => guarded(loadStudies));
+  if (params.get("position")) await startLine(params.get("position")); else await loadExample();
+}));

@@ -1,0 +1,58 @@
+"""The engine's advice at a position, whatever kind of game: what ``dicetree best`` answers.
+
+:func:`advise` runs the same analysis as ``dicetree best``: :func:`solver.analysis.analyse` where
+players take turns (stored exact values probed where the game has them), the
+:class:`~solver.simultaneous.SimultaneousSearcher` where they choose at once. Its answer's
+``to_json()`` is what ``best --json`` prints. :func:`choices_of` reads one player's ranked
+options from either answer, for an engine seat or a review of a person's moves.
+
+    >>> from solver.games import load_game
+    >>> game = load_game("rolldown")
+    >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
+    >>> [(m.name, round(m.value, 3)) for m in choices_of(answer, 0)]
+    [('d8xd6', 1.0), ('roll b.d6', 0.543), ('roll a.d8', 0.512)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Union
+
+from solver.analysis import Analysis, analyse
+from solver.game import Game, GameError, State
+from solver.ranking import MoveValue
+from solver.search import Searcher
+from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
+
+Advice = Union[Analysis, SimultaneousResult]
+
+
+def advise(game: Game, state: State, *, depth: int | None = None, time_limit: float | None = None,
+           seed: int = 0, tables_dir: str | None = None, use_tables: bool = True,
+           on_iteration: Callable[[object], None] | None = None) -> Advice:
+    """Every legal move (or each player's choices) of ``state`` ranked, searched ``depth`` decisions
+    deep or for ``time_limit`` seconds (with neither: the searcher's default depth); ``on_iteration``
+    is given the answer of each completed depth (it has ``depth`` and ``stats``)."""
+    if has_simultaneous_moves(game):
+        return SimultaneousSearcher(game, seed=seed).search(state, depth=depth, time_limit=time_limit,
+                                                            on_iteration=on_iteration)
+    tables = game.exact_provider(tables_dir) if use_tables else None
+    oracle = tables.oracle() if tables is not None else None
+    searcher = Searcher(game, seed=seed, oracle=oracle)
+    return analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher, seed=seed,
+                   on_answer=on_iteration)
+
+
+def choices_of(answer: Advice, player: int) -> list[MoveValue]:
+    """``player``'s options in ``answer``, best first, valued from that player's view."""
+    if isinstance(answer, Analysis):
+        if answer.mover != player:
+            raise GameError(f"the analysis is of {answer.mover_name}'s move, not of player {player + 1}'s")
+        return list(answer.moves)
+    for choices in answer.players:
+        if choices.player == player:
+            return list(choices.choices)
+    raise GameError(f"player {player + 1} has no choice at '{answer.position}'")
+
+
+__all__ = ["Advice", "advise", "choices_of"]

@@ -1,0 +1,131 @@
+"""The explorer's page in headless Chromium (Debian's chromium and chromedriver, through Selenium):
+load it, enter a position, read the ranked moves, play the best, go back, draw the tree, and a bad
+input's one-line message. Skipped, with the reason, where no browser is installed."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.games import load_game
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "explorer_screenshots.py"
+_spec = importlib.util.spec_from_file_location("explorer_screenshots", SCRIPT)
+shots = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = shots
+_spec.loader.exec_module(shots)
+
+pytestmark = pytest.mark.skipif(bool(shots.browser_missing()), reason=shots.browser_missing() or "browser present")
+
+START = "d6:2,d8:5/d4:3,d6:6 a QK/-"
+
+
+@pytest.fixture(scope="module")
+def page():
+    with shots.serve() as address:
+        driver = shots.chromium()
+        try:
+            yield driver, address
+        finally:
+            driver.quit()
+
+
+def by_id(driver, name):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, name)
+
+
+def ranked_moves(driver) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    shots.wait_for(driver, "#moves tbody tr")
+    return [button.text for button in driver.find_elements(By.CSS_SELECTOR, "#moves button.move")]
+
+
+def position_shown(driver, different_from: str) -> str:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, shots.WAIT).until(lambda d: by_id(d, "position-string").text not in ("", different_from))
+    return by_id(driver, "position-string").text
+
+
+def enter(driver, position: str) -> None:
+    box = by_id(driver, "position-input")
+    box.clear()
+    box.send_keys(position)
+    by_id(driver, "show").click()
+
+
+def test_enter_a_position_read_the_moves_play_the_best_and_go_back(page):
+    driver, address = page
+    driver.get(f"{address}?game=rolldown")
+    first = position_shown(driver, "")  # the example
+    enter(driver, START)
+    shown = position_shown(driver, first)
+    assert shown == START
+    game = load_game("rolldown")
+    state = game.parse(START)
+    moves = ranked_moves(driver)
+    assert sorted(moves) == sorted(game.action_name(state, a) for a in game.legal_actions(state))
+    assert "position=" in driver.current_url  # the address holds the position
+    driver.find_element("css selector", "#moves button.move").click()  # the best move
+    after = position_shown(driver, START)
+    assert after == game.format(game.apply(state, game.parse_action(state, moves[0])))
+    by_id(driver, "back").click()
+    assert position_shown(driver, after) == START
+
+
+def test_the_tree_is_drawn_below_the_position(page):
+    driver, address = page
+    driver.get(f"{address}?game=rolldown&position={START}")
+    best = ranked_moves(driver)[0]  # by a depth-2 search, as the tree's values (its default depth)
+    by_id(driver, "tree-button").click()
+    svg = shots.wait_for(driver, "#tree svg")
+    assert f">{best}<" in svg.get_attribute("innerHTML")  # the best move's edge, drawn in bold
+
+
+def test_a_bad_position_shows_the_one_line_message_and_keeps_the_line(page):
+    driver, address = page
+    driver.get(f"{address}?game=rolldown&position={START}")
+    ranked_moves(driver)
+    enter(driver, "zz")
+    error = shots.wait_for(driver, "#error")
+    assert "RolldownBeta position" in error.text and "\n" not in error.text
+    assert by_id(driver, "position-string").text == START  # nothing lost
+
+
+def test_players_choosing_at_once_play_their_choices(page):
+    driver, address = page
+    position = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
+    driver.get(f"{address}?game=dicefights&position={position}&depth=1")
+    by_id(driver, "depth").clear()
+    by_id(driver, "depth").send_keys("1")
+    shots.wait_for(driver, "#play-joint").click()
+    after = position_shown(driver, position)
+    assert after != position and "Chance decides" in by_id(driver, "node-text").text
+
+
+def test_the_engine_plays_its_seat_and_your_moves_are_reviewed(page):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver, address = page
+    endgame = "d8:5/d6:3 a -/-"
+    driver.get(f"{address}?game=rolldown&position={endgame}")
+    ranked_moves(driver)
+    Select(by_id(driver, "seat-0")).select_by_value("engine")
+    by_id(driver, "engine-move").click()  # A is the engine's: it takes the d6 and wins
+    WebDriverWait(driver, shots.WAIT).until(lambda d: "A 1, B 0" in by_id(d, "node-text").text)
+    assert not driver.find_elements("css selector", "#review table")  # you made no move
+    over = by_id(driver, "position-string").text
+    by_id(driver, "back").click()
+    assert position_shown(driver, over) == endgame
+    Select(by_id(driver, "seat-0")).select_by_value("you")
+    Select(by_id(driver, "seat-1")).select_by_value("engine")
+    ranked_moves(driver)
+    driver.find_element("css selector", "#moves button.move").click()  # you play the best move
+    review = shots.wait_for(driver, "#review table")
+    assert "d8xd6" in review.text and "best" in review.text

@@ -1,0 +1,172 @@
+"""``dicetree explore``: the JSON API (Starlette's TestClient, in-process) and its job runner."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # Starlette asks for httpx2, which is not needed for in-process tests
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from cli.explore import create_app
+from cli.jobs import Cancelled, Jobs
+from solver.analysis import analyse
+from solver.games import game_names, load_game
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ENDGAME = "d8:5/d6:3 a -/-"
+FIGHT = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    (results / "study").mkdir()
+    (results / "study" / "README.md").write_text("What the heatmap shows.\n")
+    (results / "study" / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    with TestClient(create_app(results=results, tables_dir=str(tmp_path_factory.mktemp("tables")))) as client:
+        yield client
+
+
+def get(client, path, status=200, **params):
+    response = client.get(path, params=params)
+    assert response.status_code == status, response.text
+    return response
+
+
+def error_of(client, path, status=400, **params) -> str:
+    message = get(client, path, status, **params).json()["error"]
+    assert "\n" not in message and "Traceback" not in message
+    return message
+
+
+def test_every_registered_game_is_listed_with_its_example(client):
+    games = get(client, "/api/games").json()
+    assert [g["game"] for g in games] == game_names()
+    for game in games:
+        assert get(client, "/api/position", game=game["game"], position=game["example"]).json()["position"] == game["example"]
+
+
+def test_the_rules_give_the_notation(client):
+    answer = get(client, "/api/rules", game="rolldown").json()
+    assert answer["notation"] == load_game("rolldown").notation_help()
+
+
+def test_a_position_says_what_may_be_played(client):
+    node = get(client, "/api/position", game="rolldown", position=ENDGAME).json()
+    assert node["kind"] == "decision" and node["mover"] == "A" and node["moves"] == ["d8xd6", "roll a.d8", "roll b.d6"]
+    chance = get(client, "/api/apply", game="rolldown", position=ENDGAME, move="roll b.d6").json()
+    assert chance["kind"] == "chance" and chance["played"] == "roll b.d6" and len(chance["outcomes"]) == 6
+    after = get(client, "/api/apply", game="rolldown", position=chance["position"], move="b.d6=6").json()
+    assert after["position"] == "d8:5/d6:6 b -/-"
+
+
+def test_a_roll_with_a_seed_is_reproducible(client):
+    chance = get(client, "/api/apply", game="rolldown", position=ENDGAME, move="roll b.d6").json()["position"]
+    rolls = {get(client, "/api/apply", game="rolldown", position=chance, roll=1, seed=7).json()["played"] for _ in range(2)}
+    assert len(rolls) == 1
+
+
+def test_best_is_what_best_json_prints(client):
+    answer = get(client, "/api/best", game="rolldown", position=ENDGAME, depth=2).json()
+    game = load_game("rolldown")
+    expected = analyse(game, game.parse(ENDGAME), depth=2).to_json()
+    assert answer["moves"] == expected["moves"] and answer["pv"] == expected["pv"]
+    assert answer["method"] == expected["method"]
+
+
+def test_best_where_players_choose_at_once_gives_each_players_strategy(client):
+    answer = get(client, "/api/best", game="dicefights", position=FIGHT, depth=1).json()
+    assert [p["player"] for p in answer["players"]] == ["P1", "P2"]
+    assert abs(sum(answer["players"][0]["strategy"].values()) - 1) < 1e-9
+    played = get(client, "/api/apply", game="dicefights", position=FIGHT, move="keep | roll 2g").json()
+    assert played["played"] == "P1 keep | P2 roll 2g" and played["kind"] == "chance"
+
+
+def test_the_tree_is_svg(client):
+    response = get(client, "/api/tree", game="rolldown", position=ENDGAME, depth=1)
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in response.text and "d8xd6" in response.text
+
+
+@pytest.mark.parametrize(("path", "params", "wanted"), [
+    ("/api/position", {"game": "rolldown", "position": "zz"}, "RolldownBeta position"),
+    ("/api/position", {"game": "chess", "position": "x"}, "unknown game 'chess'"),
+    ("/api/position", {"position": ENDGAME}, "give a game"),
+    ("/api/position", {"game": "rolldown", "position": ENDGAME, "rule": "ace=both"}, "rule option ace"),
+    ("/api/apply", {"game": "rolldown", "position": ENDGAME, "move": "d6xd8"}, "'d6xd8' is not legal here"),
+    ("/api/apply", {"game": "rolldown", "position": ENDGAME, "roll": "1"}, "nothing to roll"),
+    ("/api/apply", {"game": "dicefights", "position": FIGHT, "move": "keep"}, "one choice for each of P1, P2"),
+    ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "99"}, "depth must be between 1 and 20"),
+    ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "two"}, "depth must be a number"),
+    ("/api/probe", {"game": "dicegeddon", "position": "d4:3a/d4:3a a 20"}, "Dicegeddon has no stored exact values"),
+])
+def test_bad_input_is_one_line_with_a_4xx(client, path, params, wanted):
+    response = client.get(path, params=params)
+    assert 400 <= response.status_code < 500
+    message = response.json()["error"]
+    assert wanted in message and "\n" not in message
+
+
+def test_an_unknown_address_is_a_json_404(client):
+    assert "no such page" in error_of(client, "/api/nothing", status=404)
+
+
+def test_the_studies_are_listed_and_served(client):
+    studies = get(client, "/api/studies").json()
+    assert studies == [{"folder": "study", "pictures": ["study/map.png"], "readme": "What the heatmap shows.\n"}]
+    assert get(client, "/results/study/map.png").content.startswith(b"\x89PNG")
+
+
+def test_the_page_and_its_files_are_served(client):
+    assert 'id="moves-area"' in get(client, "/").text
+    assert "function analyse" in get(client, "/static/app.js").text
+
+
+def test_progress_and_cancel_of_an_unknown_job(client):
+    assert get(client, "/api/progress", job="nobody").json() == {"job": "nobody", "running": False, "progress": ""}
+    assert client.post("/api/cancel", params={"job": "nobody"}).json()["cancelled"] is False
+
+
+# ----- the job runner ---------------------------------------------------------------------------
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_jobs_run_at_once_and_one_is_cancelled_without_stopping_the_other():
+    jobs = Jobs(workers=2)
+
+    async def scenario():
+        long = asyncio.create_task(jobs.run("tab-a", _nap, 30.0))
+        short = asyncio.create_task(jobs.run("tab-b", _nap, 0.2))
+        assert await short == 0.2  # tab b does not wait for tab a
+        assert jobs.progress("tab-a")["running"]
+        assert jobs.cancel("tab-a")
+        with pytest.raises(Cancelled):
+            await long
+
+    started = time.perf_counter()
+    asyncio.run(scenario())
+    assert time.perf_counter() - started < 20
+    jobs.close()
+
+
+def test_a_new_job_of_a_tab_replaces_its_running_one():
+    jobs = Jobs(workers=2)
+
+    async def scenario():
+        old = asyncio.create_task(jobs.run("tab", _nap, 30.0))
+        await asyncio.sleep(0.5)
+        assert await jobs.run("tab", _nap, 0.1) == 0.1
+        with pytest.raises(Cancelled):
+            await old
+
+    asyncio.run(scenario())
+    jobs.close()

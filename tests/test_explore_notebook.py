@@ -1,0 +1,35 @@
+"""notebooks/explore.ipynb runs from top to bottom in a Jupyter kernel, and its objects show themselves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "explore.ipynb"
+
+
+def test_the_example_notebook_runs_and_its_objects_display_themselves():
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOK.parents[1])}}).execute()
+    shown = [set(output.get("data", {})) for cell in notebook.cells if cell.cell_type == "code"
+             for output in cell.get("outputs", []) if output.output_type == "execute_result"]
+    errors = [output for cell in notebook.cells for output in cell.get("outputs", []) if output.output_type == "error"]
+    assert not errors
+    assert sum("text/html" in kinds for kinds in shown) >= 3  # the line twice, the analysis
+    assert any("image/svg+xml" in kinds for kinds in shown)  # the tree
+
+
+def test_an_analysis_and_a_line_render_as_html():
+    from solver.advice import advise
+    from solver.games import load_game
+    from solver.session import Line
+
+    game = load_game("rolldown")
+    line = Line.from_position(game, "d8:5/d6:3 a -/-")
+    assert "d8xd6" in advise(game, line.state, depth=1)._repr_html_()
+    assert "A to move" in line._repr_html_()
