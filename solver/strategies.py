@@ -386,7 +386,8 @@ def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:
     if spec.kind not in kinds:
         raise GameError(f"unknown strategy '{spec}': choose {strategy_names(game)}")
     strategy = kinds[spec.kind].make(game, spec)
-    strategy.all_seeing = spec.all_seeing
+    if spec.all_seeing:  # only games with hidden information allow it (a game's own kinds may be frozen)
+        strategy.all_seeing = True
     return strategy
 
 
