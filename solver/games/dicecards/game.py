@@ -17,10 +17,15 @@ Usage::
 
 Readings where the text is silent
 ---------------------------------
-1. **One player.** A position is one player's cards (1 to 6 of them, all different: the box's
+1. **Players.** A position is one player's cards (1 to 6 of them, all different: the box's
    two copies let two players share a card, not one player hold it twice); six are played, fewer
    are allowed for analysis (one card alone is the case solved exactly). Other players do not
-   change one's own best record for the expected score.
+   change one's own best record for the expected score. With rule option ``players`` (2 to 6, as
+   the box's copies allow: three with the built-in nine cards) every player records each shared
+   roll on their own cards, in seat order (a record changes nothing for the others, so the order
+   only lets a later player see an earlier one's record of the same roll); the highest final
+   score wins, then the most unused tickets, else the win is shared (``objective=win``, the
+   default for several players, is the chance of that).
 2. **Rolls.** The Black and the Red die are told apart: 36 equally likely outcomes a roll;
    ``rolls`` (default 50) rolls a game.
 3. **A record** is one number on one card (a die, or the total, as the card's box takes it); a
@@ -42,8 +47,9 @@ Readings where the text is silent
    search stops short of the end, as estimated by the approximation's policy: its rollouts); with
    ``objective=rank``, the probability of a final score of at least ``target`` (90: Lord; the
    table: 87 Scholar, 84 Master, 81 Expert, 70 Novice).
-8. **Setup.** :meth:`DiceCards.new_game` deals six different cards of the library at random (the
-   choice of 6 of 9 is not a move of the game: comparing choices is a study).
+8. **Setup.** :meth:`DiceCards.new_game` deals each player six different cards of the library at
+   random, from two copies of each (the choice of 6 of 9 is not a move of the game: comparing
+   choices is the study, :mod:`solver.games.dicecards.study`).
 """
 
 from __future__ import annotations
