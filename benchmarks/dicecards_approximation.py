@@ -41,8 +41,9 @@ from solver.game import TERMINAL  # noqa: E402
 from solver.games.dicecards import DiceCards  # noqa: E402
 from solver.games.dicecards.approximation import ROLL_PRICES, ROLLOUTS, Approximation  # noqa: E402
 from solver.games.dicecards.induction import card_graph, hand_graph  # noqa: E402
-from solver.games.dicecards.rules import after_record, final_score, records  # noqa: E402
+from solver.games.dicecards.rules import final_score  # noqa: E402
 from solver.games.dicecards.state import RANKS, Roll, rank_of  # noqa: E402
+from solver.games.dicecards.strategies import most_points  # noqa: E402
 from solver.games.dicecards.study import mean_interval  # noqa: E402
 
 RESULTS = ROOT / "results" / "dicecards"
@@ -72,17 +73,6 @@ def gaps(game: DiceCards, rolls: int, max_states: int) -> list[dict]:
     return rows
 
 
-def greedy(game: DiceCards, state, options, rng) -> object:
-    """The record that scores most at once, the fewest tickets spent (the first of equals)."""
-    cards = game.hand(state)
-
-    def now(record) -> tuple[int, int]:
-        marks, tickets = after_record(cards, state.marks, state.tickets, record)
-        return final_score(cards, marks, tickets), -record.cost
-
-    return max(options, key=now)
-
-
 def play(game: DiceCards, hand: tuple[str, ...], dice: list[tuple[int, int]], choose, rng,
          half_way: list | None = None) -> int:
     """The final score of one game; the position half-way (before roll rolls / 2) appended to ``half_way``."""
@@ -101,7 +91,7 @@ def six_card_games(game: DiceCards, games: int, seed: int) -> dict:
     model = game.approximation
     policies = {
         "approximation": lambda g, s, options, rng: model.ranked(s, g.may_pass)[0][0],
-        "greedy": greedy,
+        "greedy": lambda g, s, options, rng: most_points(g, s, options),
         "random": lambda g, s, options, rng: rng.choice(options),
     }
     codes = [card.code for card in game.library.cards]

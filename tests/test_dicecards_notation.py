@@ -65,9 +65,10 @@ def test_the_help_documents_the_notation_and_lists_the_cards():
     assert all(f"{code} " in text for code in CODES)
     examples = text.split("Examples:")[1].splitlines()
     shown = [line.strip() for line in examples if line.startswith("  ") and not line.startswith("   ")]
-    assert len(shown) == 3
+    assert len(shown) == 4
     for line in shown:
-        assert GAME.format(GAME.parse(line)) == line
+        game = DiceCards(players=line.count("|") + 1)
+        assert game.format(game.parse(line)) == line
 
 
 def test_marks_in_another_order_are_read_and_written_in_the_card_order():

@@ -111,7 +111,7 @@ def test_the_rank_objective_and_the_rank_table():
 
 
 def test_bad_rule_options_are_one_line():
-    with pytest.raises(GameError, match="objective must be one of score, rank"):
+    with pytest.raises(GameError, match="objective=win needs another player to beat"):
         DiceCards(objective="win")
     with pytest.raises(GameError, match="rolls must be a whole number 1..500"):
         DiceCards(rolls=0)

@@ -88,7 +88,7 @@ def test_best_answers_on_the_example_and_exactly_on_one_card(tmp_path):
 
 @pytest.mark.parametrize("args, line", [
     (["best", "dicecards", "SOL=- t9 0/50 B1R1"], "9 unused tickets, but the cards have given only 0"),
-    (["best", "dicecards", "--example", "--rule", "objective=win"], "objective must be one of score, rank"),
+    (["best", "dicecards", "--example", "--rule", "objective=win"], "objective=win needs another player to beat: give --rule players=2"),
     (["best", "dicecards", "--example", "--rule", "cards=/no/such/file.json"], "cannot read the cards file"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, line):

@@ -8,7 +8,9 @@ to everything still to come.
 
 For the rank objective the expected score is turned into a probability of reaching the target by
 a normal curve whose spread grows with the rolls to go (``SPREAD`` points at 50 rolls, measured in
-``benchmarks/dicecards_approximation.py``): a heuristic. Values always lie within the game's bounds.
+``benchmarks/dicecards_approximation.py``): a heuristic; for the win objective (several players)
+every player's estimate gets such a curve and the value is the chance that the player's is the
+highest (:func:`win_chance`). Values always lie within the game's bounds.
 
 >>> from solver.games.dicecards.game import DiceCards
 >>> game = DiceCards(evaluation="points")
@@ -24,11 +26,13 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
+import numpy as np
+
 from solver.game import ValueBounds
 from solver.games.dicecards.approximation import Approximation
 from solver.games.dicecards.library import CardLibrary
 from solver.games.dicecards.rules import final_score
-from solver.games.dicecards.state import DiceCardsState
+from solver.games.dicecards.state import OVER, DiceCardsState
 
 SPREAD = 8.5
 """The standard deviation of the final score of six-card games from the start played by the
@@ -50,13 +54,49 @@ class CardGame(Protocol):
 
 
 def evaluate(state: DiceCardsState, player: int, game: CardGame) -> float:
-    """The value of ``state`` for the (only) player at a search's depth limit."""
-    if game.evaluation == "points":
-        score = float(final_score([game.library[code] for code in state.cards], state.marks, state.tickets))
-    else:
-        score = game.approximation.estimate(state, game.may_pass)
+    """The value of ``state`` for ``player`` at a search's depth limit (every player's own estimate
+    where there are several: their expected score, their chance of the target, or of winning)."""
+    if game.objective == "win":
+        return win_chance(state, player, game)
+    score = expected_score(state.view(player, game.rolls), game)
     if game.objective == "rank":
-        left = game.rolls - state.rolls
-        spread = SPREAD * math.sqrt(left / game.rolls) + 0.5
-        return 0.5 * math.erfc((game.target - 0.5 - score) / (spread * math.sqrt(2)))
+        return 0.5 * math.erfc((game.target - 0.5 - score) / (spread(state, game) * math.sqrt(2)))
     return game.value_bounds().clamp(score)
+
+
+def expected_score(view: DiceCardsState, game: CardGame) -> float:
+    """One player's estimated final score (their own game, ``view``), as ``game.evaluation`` says."""
+    if game.evaluation == "points" or view.phase == OVER:
+        return float(final_score([game.library[code] for code in view.cards], view.marks, view.tickets))
+    return game.approximation.estimate(view, game.may_pass)
+
+
+def spread(state: DiceCardsState, game: CardGame) -> float:
+    """The standard deviation of a final score still to be made with the rolls left (a heuristic)."""
+    return SPREAD * math.sqrt((game.rolls - state.rolls) / game.rolls) + 0.5
+
+
+def win_chance(state: DiceCardsState, player: int, game: CardGame) -> float:
+    """``player``'s chance of the highest final score, each player's score taken as a normal curve
+    around their estimate (:func:`expected_score`, :func:`spread`): the integral over ``player``'s
+    score x of its density times every other player's chance of less than x.
+
+    >>> from solver.games.dicecards.game import DiceCards
+    >>> game = DiceCards(players=2, evaluation="points")
+    >>> state = game.parse("SOL=B6,R5,B4 BB=4,9,6 t1 | SOL=- BB=- t0 9/50 roll")   # 9 points against 0
+    >>> sigma = SPREAD * math.sqrt(41 / 50) + 0.5   # by hand, for two players: Phi(9 / (sigma * sqrt 2))
+    >>> round(win_chance(state, 0, game), 4), round(0.5 * math.erfc(-9 / (2 * sigma)), 4)
+    (0.7812, 0.7812)
+    """
+    means = np.array([expected_score(state.view(p, game.rolls), game) for p in range(state.players)])
+    sigma = spread(state, game)
+    grid = means[player] + sigma * np.linspace(-6.0, 6.0, 241)
+    density = np.exp(-0.5 * ((grid - means[player]) / sigma) ** 2)
+    others = np.ones_like(grid)
+    for p, mean in enumerate(means):
+        if p != player:
+            others *= 0.5 * (1.0 + _erf((grid - mean) / (sigma * math.sqrt(2))))
+    return float(np.clip((density * others).sum() / density.sum(), 0.0, 1.0))
+
+
+_erf = np.vectorize(math.erf, otypes=[float])

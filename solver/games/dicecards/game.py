@@ -17,10 +17,15 @@ Usage::
 
 Readings where the text is silent
 ---------------------------------
-1. **One player.** A position is one player's cards (1 to 6 of them, all different: the box's
+1. **Players.** A position is one player's cards (1 to 6 of them, all different: the box's
    two copies let two players share a card, not one player hold it twice); six are played, fewer
    are allowed for analysis (one card alone is the case solved exactly). Other players do not
-   change one's own best record for the expected score.
+   change one's own best record for the expected score. With rule option ``players`` (2 to 6, as
+   the box's copies allow: three with the built-in nine cards) every player records each shared
+   roll on their own cards, in seat order (a record changes nothing for the others, so the order
+   only lets a later player see an earlier one's record of the same roll); the highest final
+   score wins, then the most unused tickets, else the win is shared (``objective=win``, the
+   default for several players, is the chance of that).
 2. **Rolls.** The Black and the Red die are told apart: 36 equally likely outcomes a roll;
    ``rolls`` (default 50) rolls a game.
 3. **A record** is one number on one card (a die, or the total, as the card's box takes it); a
@@ -42,19 +47,21 @@ Readings where the text is silent
    search stops short of the end, as estimated by the approximation's policy: its rollouts); with
    ``objective=rank``, the probability of a final score of at least ``target`` (90: Lord; the
    table: 87 Scholar, 84 Master, 81 Expert, 70 Novice).
-8. **Setup.** :meth:`DiceCards.new_game` deals six different cards of the library at random (the
-   choice of 6 of 9 is not a move of the game: comparing choices is a study).
+8. **Setup.** :meth:`DiceCards.new_game` deals each player six different cards of the library at
+   random, from two copies of each (the choice of 6 of 9 is not a move of the game: comparing
+   choices is the study, :mod:`solver.games.dicecards.study`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from cache.store import TableStore
-from solver.game import CHANCE, TERMINAL, Game, GameType, IllegalMoveError, ValueBounds
+from solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
 from solver.games.dicecards.approximation import Approximation
 from solver.games.dicecards.cards import Card
 from solver.games.dicecards.evaluation import evaluate
@@ -62,12 +69,18 @@ from solver.games.dicecards.library import CardLibrary, load_library
 from solver.games.dicecards.notation import format_position, notation_help, parse_position
 from solver.games.dicecards.rules import after_record, final_score, record_name, records
 from solver.games.dicecards.state import (
-    FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
+    COPIES, FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
+    Seat,
 )
+from solver.games.dicecards.strategies import STRATEGY_KINDS
 from solver.games.dicecards.study import KeepSixStudy
 from solver.games.dicecards.tables import CardTables
 from solver.rule_options import RuleOption, shorten
 
+MAX_PLAYERS = 6
+"""Players on the same rolls at most (the box's copies may allow fewer: three with the built-in nine cards)."""
+DEAL_TRIES = 1000
+"""Deals tried before giving up (three players on the built-in nine cards: about one in four works)."""
 OUTCOMES = tuple((Roll(black, red), 1 / FACES**2) for black in range(1, FACES + 1) for red in range(1, FACES + 1))
 """A roll's 36 outcomes, each with probability 1/36."""
 
@@ -80,13 +93,14 @@ class DiceCards(Game):
     """
 
     game_type = GameType(
-        short_name="dicecards", long_name="Dice Cards", min_players=1, max_players=1, constant_sum=None,
-        objectives=("score", "rank"), exact_values="card solutions", study="which 6 of 9 cards to keep",
+        short_name="dicecards", long_name="Dice Cards", min_players=1, max_players=MAX_PLAYERS, constant_sum=None,
+        objectives=("score", "rank", "win"), exact_values="card solutions", study="which 6 of 9 cards to keep",
     )
     rule_options = (
-        RuleOption("objective", "choice", "score",
-                   "score: the expected final score; rank: the probability of scoring at least target",
-                   choices=("score", "rank")),
+        RuleOption("objective", "choice", None,
+                   "score: the expected final score; rank: the probability of scoring at least target; win: the "
+                   "probability of winning (several players; the default for them, score for one)",
+                   choices=("score", "rank", "win")),
         RuleOption("target", "int", 90, "the score objective=rank aims at (90 Lord, 87 Scholar, 84 Master, "
                    "81 Expert, 70 Novice)", low=1, high=1000),
         RuleOption("rolls", "int", ROLLS, "rolls in a game", low=1, high=500),
@@ -94,15 +108,22 @@ class DiceCards(Game):
         RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values"),
         RuleOption("evaluation", "choice", "cards", "a search's leaf values: cards (pieced together from exact "
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
+        RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards", low=1,
+                   high=MAX_PLAYERS),
     )
     num_players = 1
     default_depth = 1
     """``best`` searches one record deep (each leaf's value is the approximation's, which itself looks one
     record further): a second record deep costs about a hundred times as much (benchmarks/dicecards_best.py)."""
 
-    def __init__(self, objective: str = "score", target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
-                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards") -> None:
-        self.objective = self.rule_options[0].parse(objective)
+    def __init__(self, objective: str | None = None, target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
+                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards", players: int = 1) -> None:
+        self.players = self.num_players = self.rule_options[6].parse(players)
+        self.objective = self.rule_options[0].parse(objective) or ("score" if self.players == 1 else "win")
+        if self.objective == "win" and self.players == 1:
+            raise GameError("objective=win needs another player to beat: give --rule players=2 (or more)")
+        if self.objective == "win":  # the win shares of a game add up to 1
+            self.game_type = replace(type(self).game_type, constant_sum=1.0)
         self.target = self.rule_options[1].parse(target)
         self.rolls = self.rule_options[2].parse(rolls)
         self.may_pass = self.rule_options[3].parse(may_pass)
@@ -113,24 +134,31 @@ class DiceCards(Game):
         most_tickets = sum(sorted((c.max_tickets() for c in self.library.cards), reverse=True)[:HAND])
         self.max_score = sum(points for points, _ in best) + most_tickets // TICKETS_PER_POINT
         self.approximation = Approximation(self.library, self.rolls)
+        if self.players > 1 and self.players * HAND > COPIES * len(self.library.cards):
+            raise GameError(f"{self.players} players need {self.players * HAND} cards: the box holds {COPIES} copies "
+                            f"of each of {len(self.library.cards)} cards, enough for "
+                            f"{COPIES * len(self.library.cards) // HAND} players")
 
     def __repr__(self) -> str:
         cards = "" if self.cards is None else f", cards={shorten(str(self.cards))!r}"
+        players = f", players={self.players}" if self.players > 1 else ""
         return (f"DiceCards(objective={self.objective!r}, target={self.target}, rolls={self.rolls}, "
-                f"may_pass={self.may_pass}, evaluation={self.evaluation!r}{cards})")
+                f"may_pass={self.may_pass}, evaluation={self.evaluation!r}{cards}{players})")
 
-    def hand(self, state: DiceCardsState) -> tuple[Card, ...]:
-        """The Card objects of ``state``'s cards."""
-        return tuple(self.library[code] for code in state.cards)
+    def hand(self, state: DiceCardsState, player: int | None = None) -> tuple[Card, ...]:
+        """The Card objects of ``player``'s cards (default: the player to record, else the first)."""
+        seat = state.seat(state.turn if player is None else player)
+        return tuple(self.library[code] for code in seat.cards)
 
     # ----- whose turn -------------------------------------------------------------------------------
     def current_player(self, state: DiceCardsState) -> int:
-        return CHANCE if state.phase == ROLL else 0 if state.phase == RECORD else TERMINAL
+        return CHANCE if state.phase == ROLL else state.turn if state.phase == RECORD else TERMINAL
 
     def legal_actions(self, state: DiceCardsState) -> Sequence[Record]:
         if state.phase != RECORD:
             return []
-        return records(self.hand(state), state.marks, state.tickets, state.roll, self.may_pass)
+        seat = state.seat(state.turn)
+        return records(self.hand(state), seat.marks, seat.tickets, state.roll, self.may_pass)
 
     def action_name(self, state: DiceCardsState, action) -> str:
         if isinstance(action, Roll):
@@ -147,18 +175,31 @@ class DiceCards(Game):
             return state._replace(phase=RECORD, roll=(action.black, action.red))
         if state.phase != RECORD:
             raise IllegalMoveError(f"no record is due at '{self.format(state)}'")
-        marks, tickets = after_record(self.hand(state), state.marks, state.tickets, action)
+        seat = state.seat(state.turn)
+        marks, tickets = after_record(self.hand(state), seat.marks, seat.tickets, action)
+        state = state.with_seat(state.turn, seat._replace(marks=marks, tickets=tickets))
+        if state.turn + 1 < state.players:  # the next player records the same roll
+            return state._replace(turn=state.turn + 1)
         done = state.rolls + 1
-        return DiceCardsState(state.cards, marks, tickets, done, OVER if done >= self.rolls else ROLL, ())
+        return state._replace(rolls=done, phase=OVER if done >= self.rolls else ROLL, roll=(), turn=0)
 
     def returns(self, state: DiceCardsState) -> tuple[float, ...]:
-        score = final_score(self.hand(state), state.marks, state.tickets)
+        """Each player's final score (objective score), whether it reached the target (rank), or their
+        share of the win (win: the highest score, then the most unused tickets; a tie left is shared)."""
+        finals = [(final_score(self.hand(state, p), state.seat(p).marks, state.seat(p).tickets), state.seat(p).tickets)
+                  for p in range(state.players)]
         if self.objective == "rank":
-            return (1.0 if score >= self.target else 0.0,)
-        return (float(score),)
+            return tuple(1.0 if score >= self.target else 0.0 for score, _ in finals)
+        if self.objective == "win":
+            best = max(finals)
+            winners = finals.count(best)
+            return tuple(1 / winners if final == best else 0.0 for final in finals)
+        return tuple(float(score) for score, _ in finals)
 
     def value_bounds(self) -> ValueBounds:
-        return ValueBounds(0.0, 1.0) if self.objective == "rank" else ValueBounds(0.0, float(self.max_score))
+        if self.objective in ("rank", "win"):
+            return ValueBounds(0.0, 1.0)
+        return ValueBounds(0.0, float(self.max_score))
 
     # ----- notation ------------------------------------------------------------------------------------
     def parse(self, text: str) -> DiceCardsState:
@@ -173,8 +214,16 @@ class DiceCards(Game):
     def example_position(self) -> str:
         codes = [card.code for card in self.library.cards[:HAND]]
         example = {"SOL": "SOL=B6,R5", "SUD": "SUD=16", "BB": "BB=7,9", "BG": "BG=-", "HOP": "HOP=1,2"}
-        words = [example.get(code, f"{code}=-") for code in codes]
-        state = self.parse(" ".join(words) + f" t0 {min(8, self.rolls - 1)}/{self.rolls} roll")
+        hands = [" ".join(example.get(code, f"{code}=-") for code in codes) + " t0"]
+        uses = dict.fromkeys(self.library.by_code, 0)
+        for code in codes:
+            uses[code] += 1
+        for _ in range(self.players - 1):  # empty hands of the cards least held (the box has two of each)
+            others = sorted(self.library.by_code, key=lambda code: uses[code])[:HAND]
+            for code in others:
+                uses[code] += 1
+            hands.append(" ".join(f"{code}=-" for code in others) + " t0")
+        state = self.parse(" | ".join(hands) + f" {min(8, self.rolls - 1)}/{self.rolls} roll")
         return self.format(state._replace(phase=RECORD, roll=(4, 2)))
 
     # ----- search support ------------------------------------------------------------------------------------
@@ -182,6 +231,9 @@ class DiceCards(Game):
         return evaluate(state, player, self)
 
     def describe_value(self) -> str:
+        if self.objective == "win":
+            return ("probability of winning (the highest score, then the most unused tickets; a tie left is shared), "
+                    "every player's score estimated")
         if self.objective == "rank":
             name = next((name for least, name in RANKS if least <= self.target), "")
             return f"probability of a final score of at least {self.target} ({name} or better)"
@@ -190,8 +242,24 @@ class DiceCards(Game):
         return "expected final score"
 
     def new_game(self, rng: random.Random) -> DiceCardsState:
-        cards = rng.sample(self.library.cards, min(HAND, len(self.library.cards)))
-        return DiceCardsState(tuple(c.code for c in cards), tuple(c.start() for c in cards), 0, 0, ROLL, ())
+        """Six different cards for each player, dealt from a box of :data:`COPIES` of each card (a deal
+        that leaves a later player fewer than six different cards is dealt again)."""
+        size = min(HAND, len(self.library.cards))
+        for _ in range(DEAL_TRIES):
+            box = {card.code: COPIES for card in self.library.cards}
+            seats = []
+            for _ in range(self.players):
+                left = [card for card in self.library.cards if box[card.code]]
+                if len(left) < size:
+                    break
+                cards = rng.sample(left, size)
+                for card in cards:
+                    box[card.code] -= 1
+                seats.append(Seat(tuple(c.code for c in cards), tuple(c.start() for c in cards), 0))
+            else:
+                first = seats[0]
+                return DiceCardsState(first.cards, first.marks, 0, 0, ROLL, (), tuple(seats[1:]))
+        raise GameError(f"no deal of {size} different cards each to {self.players} players was found")
 
     def exact_provider(self, tables_dir: str | None = None, *, required: bool = False) -> CardTables:
         """Stored per-card solutions (which the leaf evaluation then uses) and exact values of small
@@ -199,6 +267,10 @@ class DiceCards(Game):
         tables = CardTables(self, TableStore(tables_dir))
         self.approximation.solutions = tables
         return tables
+
+    def strategies(self) -> tuple:
+        """``cards``, ``race`` and ``points`` (:mod:`solver.games.dicecards.strategies`): no search, any player count."""
+        return STRATEGY_KINDS
 
     def study(self) -> KeepSixStudy:
         """``dicetree study dicecards``: which 6 of a deal of 9 cards to keep (:mod:`solver.games.dicecards.study`)."""
@@ -210,5 +282,5 @@ class DiceCards(Game):
 
     def options(self) -> dict[str, Any]:
         return {"objective": self.objective, "target": self.target, "rolls": self.rolls, "may_pass": self.may_pass,
-                "cards": self.cards, "evaluation": self.evaluation}
+                "cards": self.cards, "evaluation": self.evaluation, "players": self.players}
 

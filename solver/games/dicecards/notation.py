@@ -12,9 +12,8 @@ from solver.game import PositionError
 from solver.games.dicecards.cards import Card
 from solver.games.dicecards.library import CardLibrary
 from solver.games.dicecards.rules import rolls_recorded, tickets_given
-from solver.games.dicecards.state import FACES, HAND, OVER, RECORD, ROLL, DiceCardsState
+from solver.games.dicecards.state import COPIES, FACES, HAND, OVER, RECORD, ROLL, DiceCardsState, Seat
 from solver.rule_options import shorten
-
 
 
 class CardGame(Protocol):
@@ -22,11 +21,12 @@ class CardGame(Protocol):
 
     library: CardLibrary
     rolls: int
+    players: int
 
     def example_position(self) -> str: ...
 
 NOTATION_HELP = """\
-Dice Cards position notation (one player; space-separated fields):
+Dice Cards position notation (one player's; several players: below). Space-separated fields:
 
   <card>=<marks> ... t<tickets> <rolls done>/<rolls> <next>
 
@@ -40,6 +40,16 @@ Dice Cards position notation (one player; space-separated fields):
 
 A lost roll (one recorded on no card) is only counted in <rolls done>: the rolls recorded on the
 cards never exceed it, and the difference is the lost ones.
+
+Several players on the same rolls (rule option players=N): each player's cards and tickets, P1
+first, separated by |, then the shared fields; while a record is due, P<k> says who records next
+(players record each roll in seat order, and <rolls done> counts it once the last has):
+
+  <P1 card>=<marks> ... t<tickets> | <P2 card>=<marks> ... t<tickets> <done>/<rolls> <next> [P<k>]
+
+  A player's cards are all different; two players may hold the same card, three may not (the box
+  has two copies of each). Who wins: the highest final score, then the most unused tickets, else
+  a shared win (objective=win, the default for several players: the value is that chance).
 
 Readings where the rules text is silent (solver/games/dicecards/game.py says more):
   - one player's cards (1 to {hand}, all different); the Black and Red dice are told apart
@@ -70,11 +80,14 @@ Examples:
       a fresh game with six cards
   HOP=1,2,3 t0 3/50 B4R5
       Hopscotch alone, three squares hopped: 4-5 takes both dice
+  HOP=1,2 DBL=4-4 t0 | HOP=1 BB=4,9 t0 3/50 B4R4 P2
+      two players (players=2): P1 has recorded the roll of 4 and 4 on Doubles, P2 records it next
 """
 
 _TICKETS = re.compile(r"t(0|[1-9][0-9]{0,3})$")
 _ROLLS = re.compile(r"(0|[1-9][0-9]{0,3})/(0|[1-9][0-9]{0,3})$")
 _DICE = re.compile(r"B([1-9])R([1-9])$")
+_SEAT = re.compile(r"P[1-9]$")
 
 
 def notation_help(game: CardGame) -> str:
@@ -86,11 +99,62 @@ def notation_help(game: CardGame) -> str:
 
 def parse_position(text: str, game: CardGame) -> DiceCardsState:
     """The state ``text`` describes; :class:`PositionError` (one line) if malformed or impossible."""
-    words = str(text).split()
+    segments = str(text).split("|")
+    players = game.players
+    if len(segments) != players:
+        hands = "1 player's hand" if len(segments) == 1 else f"{len(segments)} players' hands (separated by |)"
+        raise PositionError(f"the position has {hands}, the game {players} (rule option players={len(segments)} "
+                            "plays that game)")
+    words = segments[-1].split()
+    turn = 0
+    if players > 1 and words and _SEAT.match(words[-1]):
+        turn = int(words.pop()[1:]) - 1
+        if turn >= players:
+            raise PositionError(f"P{turn + 1} records next, but the game has {players} players")
     if len(words) < 4:
         raise PositionError(f"a Dice Cards position is <card>=<marks> ... t<tickets> <done>/<rolls> <next>, "
                             f"not '{shorten(text)}' (see `dicetree notation dicecards`)")
     *card_words, ticket_word, rolls_word, next_word = words
+    hands = [segment.split() for segment in segments[:-1]] + [card_words + [ticket_word]]
+    parsed = [_parse_hand(hand, game, player, players) for player, hand in enumerate(hands)]
+    found = _ROLLS.match(rolls_word)
+    if not found:
+        raise PositionError(f"'{shorten(rolls_word)}' is not the rolls field: write <rolls done>/<rolls>, e.g. 12/50")
+    done, total = int(found.group(1)), int(found.group(2))
+    if total != game.rolls:
+        raise PositionError(f"the position is for a game of {total} rolls, this game has {game.rolls} "
+                            f"(rule option rolls={total} plays that game)")
+    if done > total:
+        raise PositionError(f"{done} rolls done of {total}")
+    phase, roll = _next(next_word, done, total)
+    if turn and phase != RECORD:
+        raise PositionError(f"P{turn + 1} records next, but no roll is shown: write the dice (B<black>R<red>) first")
+    copies: dict[str, int] = {}
+    for player, (cards, marks, tickets) in enumerate(parsed):
+        recorded = rolls_recorded(cards, marks)
+        allowed = done + (1 if phase == RECORD and player < turn else 0)
+        whose = f"P{player + 1}'s cards" if players > 1 else "the cards"
+        if recorded > allowed:
+            raise PositionError(f"{whose} hold {recorded} records after only {allowed} rolls")
+        given = tickets_given(cards, marks)
+        if tickets > given:
+            raise PositionError(f"{tickets} unused tickets, but {whose} have given only {given}")
+        for card in cards:
+            copies[card.code] = copies.get(card.code, 0) + 1
+            if copies[card.code] > COPIES:
+                raise PositionError(f"card {card.code} is held by {copies[card.code]} players: the box has "
+                                    f"{COPIES} copies of each card")
+    seats = [Seat(tuple(card.code for card in cards), marks, tickets) for cards, marks, tickets in parsed]
+    first = seats[0]
+    return DiceCardsState(first.cards, first.marks, first.tickets, done, phase, roll, tuple(seats[1:]), turn)
+
+
+def _parse_hand(words: list[str], game: CardGame, player: int, players: int) -> tuple[list[Card], tuple, int]:
+    """One player's cards (with their marks) and unused tickets from their words."""
+    whose = f"P{player + 1}'s hand" if players > 1 else "the hand"
+    if len(words) < 2:
+        raise PositionError(f"{whose} '{shorten(' '.join(words))}' is not <card>=<marks> ... t<tickets>")
+    *card_words, ticket_word = words
     codes: list[str] = []
     marks = []
     cards: list[Card] = []
@@ -111,46 +175,38 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
     found = _TICKETS.match(ticket_word)
     if not found:
         raise PositionError(f"'{shorten(ticket_word)}' is not the tickets field: write t<unused tickets>, e.g. t2")
-    tickets = int(found.group(1))
-    found = _ROLLS.match(rolls_word)
-    if not found:
-        raise PositionError(f"'{shorten(rolls_word)}' is not the rolls field: write <rolls done>/<rolls>, e.g. 12/50")
-    done, total = int(found.group(1)), int(found.group(2))
-    if total != game.rolls:
-        raise PositionError(f"the position is for a game of {total} rolls, this game has {game.rolls} "
-                            f"(rule option rolls={total} plays that game)")
-    if done > total:
-        raise PositionError(f"{done} rolls done of {total}")
-    marks_tuple = tuple(marks)
-    recorded = rolls_recorded(cards, marks_tuple)
-    if recorded > done:
-        raise PositionError(f"the cards hold {recorded} records after only {done} rolls")
-    given = tickets_given(cards, marks_tuple)
-    if tickets > given:
-        raise PositionError(f"{tickets} unused tickets, but the cards have given only {given}")
-    if next_word == "end":
+    return cards, tuple(marks), int(found.group(1))
+
+
+def _next(word: str, done: int, total: int) -> tuple[int, tuple[int, ...]]:
+    """The phase and the dice of the next field (``roll``, ``end`` or ``B6R3``)."""
+    if word == "end":
         if done != total:
             raise PositionError(f"'end' after {done} of {total} rolls: the game ends after the last roll")
-        return DiceCardsState(tuple(codes), marks_tuple, tickets, done, OVER, ())
+        return OVER, ()
     if done == total:
-        raise PositionError(f"all {total} rolls are done: the next field is 'end', not '{shorten(next_word)}'")
-    if next_word == "roll":
-        return DiceCardsState(tuple(codes), marks_tuple, tickets, done, ROLL, ())
-    found = _DICE.match(next_word)
+        raise PositionError(f"all {total} rolls are done: the next field is 'end', not '{shorten(word)}'")
+    if word == "roll":
+        return ROLL, ()
+    found = _DICE.match(word)
     if not found:
-        raise PositionError(f"'{shorten(next_word)}' is not what comes next: roll, end, or the dice as B<black>R<red>, "
+        raise PositionError(f"'{shorten(word)}' is not what comes next: roll, end, or the dice as B<black>R<red>, "
                             "e.g. B6R3")
     black, red = int(found.group(1)), int(found.group(2))
     if black > FACES or red > FACES:
-        raise PositionError(f"'{next_word}': a die shows 1..{FACES}")
-    return DiceCardsState(tuple(codes), marks_tuple, tickets, done, RECORD, (black, red))
+        raise PositionError(f"'{word}': a die shows 1..{FACES}")
+    return RECORD, (black, red)
 
 
 def format_position(state: DiceCardsState, game: CardGame) -> str:
     """The canonical position string of ``state``: ``parse_position(format_position(s)) == s``."""
-    cards = " ".join(f"{code}={game.library[code].format_marks(marks)}" for code, marks in zip(state.cards, state.marks))
+    hands = []
+    for player in range(state.players):
+        cards, marks, tickets = state.seat(player)
+        words = [f"{code}={game.library[code].format_marks(m)}" for code, m in zip(cards, marks)]
+        hands.append(" ".join(words + [f"t{tickets}"]))
     if state.phase == RECORD:
-        next_word = f"B{state.roll[0]}R{state.roll[1]}"
+        next_word = f"B{state.roll[0]}R{state.roll[1]}" + (f" P{state.turn + 1}" if state.players > 1 else "")
     else:
         next_word = "end" if state.phase == OVER else "roll"
-    return f"{cards} t{state.tickets} {state.rolls}/{game.rolls} {next_word}".lstrip()
+    return f"{' | '.join(hands)} {state.rolls}/{game.rolls} {next_word}"

@@ -142,13 +142,19 @@ class CardTables:
         """Every legal record with its exact value, best first (a RECORD state)."""
         if state.phase != RECORD:
             raise GameError("exact record values are for a position where a record is due (the dice shown)")
+        if state.players > 1:
+            raise GameError("exact record values are of one player's game: give that player's hand alone "
+                            "(rule option players=1)")
         left = self.game.rolls - state.rolls
         return self.solution(state).record_values(state.marks, state.tickets, state.roll, left)
 
     def oracle(self):
         """A probe of exact values for the search: a small hand is solved whole at the first probe
-        (the root), and positions it covers answered from it; other hands are not probed."""
+        (the root), and positions it covers answered from it; other hands are not probed. None for
+        a game of several players (the solutions are one player's)."""
         game = self.game
+        if game.players > 1:
+            return None
 
         def exact_value(state: DiceCardsState) -> float | None:
             if state.phase != RECORD:
