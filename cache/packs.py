@@ -100,6 +100,7 @@ __all__ = ["PACK_MAGIC", "PACK_SUFFIX", "PACK_VERSION", "PackInfo", "PackStore",
 PACK_MAGIC = b"\x89DTPACKS\r\n\x1a\n"
 PACK_VERSION = 2
 PACK_SUFFIX = ".dtp"
+BUILD_LOG = "builds.jsonl"
 _PREAMBLE = struct.Struct("<12sIIQQQQ32s40s")
 _HEADER_SIZE = 128
 _CRC_AT = _PREAMBLE.size
@@ -488,6 +489,34 @@ class PackStore:
             for shard in self._children(game_folder):
                 removed += sum(_remove_if_orphan(tmp, now) for tmp in shard.glob(".*.tmp"))
         return removed
+
+    def record_build(self, game: str, record: Mapping[str, Any]) -> None:
+        """Append one finished build's figures (JSON, e.g. ``{"seconds": 153.9, "batches": 1207}``) to the
+        game's log of builds, one line each (``<game>/builds.jsonl``), for :meth:`builds`."""
+        folder = self.folder(game)
+        line = json.dumps(dict(record), sort_keys=True, default=_json_default) + "\n"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(folder / BUILD_LOG, "a", encoding="utf-8") as f:  # one short append: whole lines
+                f.write(line)
+        except OSError as error:
+            raise TableError(f"cannot write the build log in {folder}: {error.strerror or error}") from None
+
+    def builds(self, game: str) -> list[dict[str, Any]]:
+        """The builds recorded by :meth:`record_build`, oldest first (unreadable lines skipped)."""
+        try:
+            text = (self.folder(game) / BUILD_LOG).read_text("utf-8")
+        except OSError:
+            return []
+        records = []
+        for line in text.splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+        return records
 
     # --- reading ---
     @staticmethod
