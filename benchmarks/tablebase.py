@@ -197,7 +197,10 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
         options = ["--tables", str(folder)]
         build_args = ["tablebase", "build", "rolldown", "--dice", str(max_dice), "--cards", str(max_cards), *options]
         load_before = os.getloadavg()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         build_wall, output = dicetree(*build_args)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        build_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         load_after = os.getloadavg()
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         inside = float(re.search(r"new positions in ([\d.]+) s", output).group(1))
@@ -216,6 +219,7 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
             "command": "dicetree " + " ".join(build_args[:-2]),
             "build_output": output.strip().splitlines(),
             "build_wall_seconds": build_wall,
+            "build_cpu_seconds": build_cpu,
             "build_seconds_inside": inside,
             "solving_seconds_summed": solving,
             "storing_seconds_summed": storing,
@@ -350,6 +354,9 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
             f"max {r['probe_microseconds_max']:.0f} µs."
         )
     if stored:
+        cpu = [f"{name}: in memory {results[name]['cpu_seconds']:.1f} s, end to end {e['build_cpu_seconds']:.1f} s "
+               f"({e['build_cpu_seconds'] / results[name]['cpu_seconds']:.2f})"
+               for name, e in stored.items() if "build_cpu_seconds" in e]
         lines += [
             "",
             "End to end, as the README's commands run them, beside the in-memory build of the same target in the "
@@ -370,6 +377,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
                 f"{e['store_share']:.1%} ({ok}: at most {STORE_SHARE_LIMIT:.0%}) | {e['files']:,} | "
                 f"{e['most_entries_in_a_folder']:,} | {e['bytes'] / 2**30:.2f} GiB | {e['peak_rss_bytes'] / 2**30:.2f} GiB |"
             )
+        if cpu:
+            lines += ["", "CPU time of the build (fairer than wall time on a shared machine): " + "; ".join(cpu) + "."]
         lines += [
             "",
             "From a fresh process, with those tables stored:",
