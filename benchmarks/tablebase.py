@@ -197,7 +197,10 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
         options = ["--tables", str(folder)]
         build_args = ["tablebase", "build", "rolldown", "--dice", str(max_dice), "--cards", str(max_cards), *options]
         load_before = os.getloadavg()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         build_wall, output = dicetree(*build_args)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        build_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         load_after = os.getloadavg()
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         inside = float(re.search(r"new positions in ([\d.]+) s", output).group(1))
@@ -216,6 +219,7 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
             "command": "dicetree " + " ".join(build_args[:-2]),
             "build_output": output.strip().splitlines(),
             "build_wall_seconds": build_wall,
+            "build_cpu_seconds": build_cpu,
             "build_seconds_inside": inside,
             "solving_seconds_summed": solving,
             "storing_seconds_summed": storing,
@@ -310,6 +314,16 @@ def four_dice_on_paper(results: dict) -> list[str]:
     ]
 
 
+#: what the same command did with one file per table, when issue 15 was filed (not measured again)
+BEFORE_PACKS = (
+    "Before tables were packed (issue 15, measured when it was filed, not run again): `dicetree tablebase build "
+    "rolldown --dice 2 --cards 1` printed \"Solved 412,226,368 new positions in 153.9 s\" and finished 54 minutes "
+    "after it started, writing 58,725 files into one folder at about 15 a second, its progress bar at 100% "
+    "throughout, the process growing to 6.7 GB; with those tables stored `tablebase stats` took 52.7 s and "
+    "`best rolldown \"d6:2/d6:1 a -/-\" --depth 1` 20.3 s (1.3 s with `--no-tables`)."
+)
+
+
 def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict, measured: str) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
@@ -328,6 +342,7 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
     ]
     for name, r in results.items():
         rate = r["position_updates"] / r["wall_seconds"]
+        bandwidth = r.get("copy_bandwidth_bytes_per_second", bandwidth)  # a kept row's own machine state
         ok = "yes" if r["wall_seconds"] <= limits[name] and r["peak_rss_bytes"] < MEMORY_LIMIT else "NO"
         lines.append(
             f"| {name} | {r['positions']:,} | {r['wall_seconds']:.1f} s | {limits[name]} s ({ok}) | "
@@ -349,7 +364,16 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
             f"probe in memory: median {r['probe_microseconds_median']:.1f} µs, "
             f"max {r['probe_microseconds_max']:.0f} µs."
         )
+    busy = [f"{name} {r['load_before'][0]:.1f} to {r['load_after'][0]:.1f}, CPU/wall {r['cpu_seconds'] / r['wall_seconds']:.2f}"
+            for name, r in results.items() if max(r["load_before"][0], r["load_after"][0]) > 2 * machine["cpus"]]
+    if busy:
+        lines += ["", f"**This run shared the machine with other jobs** (load average on {machine['cpus']} CPUs, and "
+                  f"the share of the cores the build got: {'; '.join(busy)}): its wall times are not comparable with "
+                  "an idle machine's; compare figures measured side by side in the same run."]
     if stored:
+        cpu = [f"{name}: in memory {results[name]['cpu_seconds']:.1f} s, end to end {e['build_cpu_seconds']:.1f} s "
+               f"({e['build_cpu_seconds'] / results[name]['cpu_seconds']:.2f})"
+               for name, e in stored.items() if "build_cpu_seconds" in e]
         lines += [
             "",
             "End to end, as the README's commands run them, beside the in-memory build of the same target in the "
@@ -370,6 +394,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
                 f"{e['store_share']:.1%} ({ok}: at most {STORE_SHARE_LIMIT:.0%}) | {e['files']:,} | "
                 f"{e['most_entries_in_a_folder']:,} | {e['bytes'] / 2**30:.2f} GiB | {e['peak_rss_bytes'] / 2**30:.2f} GiB |"
             )
+        if cpu:
+            lines += ["", "CPU time of the build (fairer than wall time on a shared machine): " + "; ".join(cpu) + "."]
         lines += [
             "",
             "From a fresh process, with those tables stored:",
@@ -455,6 +481,7 @@ def main() -> None:
                 command += ["--workers", str(args.workers)]
             done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
             figures = json.loads(done.stdout.strip().splitlines()[-1])
+            figures["copy_bandwidth_bytes_per_second"] = bandwidth
             if end_to_end:
                 stored[name] = figures
                 print(f"{name}: end to end {figures['end_to_end_seconds']:.1f} s, storing "

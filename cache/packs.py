@@ -67,11 +67,11 @@ import struct
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -100,6 +100,7 @@ __all__ = ["PACK_MAGIC", "PACK_SUFFIX", "PACK_VERSION", "PackInfo", "PackStore",
 PACK_MAGIC = b"\x89DTPACKS\r\n\x1a\n"
 PACK_VERSION = 2
 PACK_SUFFIX = ".dtp"
+BUILD_LOG = "builds.jsonl"
 _PREAMBLE = struct.Struct("<12sIIQQQQ32s40s")
 _HEADER_SIZE = 128
 _CRC_AT = _PREAMBLE.size
@@ -124,6 +125,14 @@ class _Entry:
         return math.prod(self.shape) * np.dtype(self.dtype).itemsize
 
 
+class _Totals(NamedTuple):
+    """A pack's totals, kept in its directory so that figures over many packs read no table entry."""
+
+    tables: int
+    positions: int
+    statistics: dict[str, int]
+
+
 @dataclass(frozen=True)
 class PackInfo:
     """A pack's directory: its path, its metadata and its tables' statistics (no values read)."""
@@ -134,14 +143,16 @@ class PackInfo:
     statistics: dict[str, dict[str, int]]
     file_size: int
     checksum: str  # SHA-256 of the directory, which holds every table's
+    totals: _Totals
 
 
 def _corrupt(path: Path, reason: str) -> CorruptTableError:
     return CorruptTableError(path, reason)
 
 
-def _read_directory(path: Path, f, file_size: int) -> PackInfo:
-    """The directory of the open pack ``f``; a specific :class:`CorruptTableError` if it is damaged."""
+def _read_directory(path: Path, f, file_size: int, entries: bool = True) -> PackInfo:
+    """The directory of the open pack ``f``; a specific :class:`CorruptTableError` if it is damaged.
+    Without ``entries`` only the pack's metadata and totals are read (what :meth:`PackStore.stats` needs)."""
     head = f.read(_HEADER_SIZE)
     if head[: len(PACK_MAGIC)] != PACK_MAGIC[: len(head)]:
         raise BadMagicError(path, f"not a dicetree pack (starts with {head[:len(PACK_MAGIC)]!r})")
@@ -169,6 +180,11 @@ def _read_directory(path: Path, f, file_size: int) -> PackInfo:
         raise ChecksumMismatchError(path, "directory checksum mismatch (the directory is damaged)")
     try:
         directory = json.loads(raw.decode("utf-8"))
+        metadata = dict(directory["metadata"])
+        summary = directory.get("summary")
+        if not entries and isinstance(summary, dict):
+            totals = _Totals(int(summary["tables"]), int(summary["positions"]), dict(summary["statistics"]))
+            return PackInfo(path, metadata, {}, {}, file_size, i_sha.hex(), totals)
         entries = {}
         statistics = {}
         for name, item in directory["tables"].items():
@@ -179,10 +195,19 @@ def _read_directory(path: Path, f, file_size: int) -> PackInfo:
                 raise ValueError(f"table {name} lies outside the values")
             entries[name] = entry
             statistics[name] = {k: v for k, v in item.get("statistics", {}).items() if _is_count(v)}
-        metadata = dict(directory["metadata"])
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as error:
         raise _corrupt(path, f"unreadable directory ({error})") from None
-    return PackInfo(path, metadata, entries, statistics, file_size, i_sha.hex())
+    totals = _Totals(len(entries), sum(e.positions for e in entries.values()), _summed(statistics.values()))
+    return PackInfo(path, metadata, entries, statistics, file_size, i_sha.hex(), totals)
+
+
+def _summed(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for named in counts:
+        for name, value in named.items():
+            if _is_count(value):
+                total[name] = total.get(name, 0) + value
+    return total
 
 
 def _discard(tmp: Path) -> None:
@@ -468,8 +493,10 @@ class PackStore:
                 at += values.nbytes
             meta = dict(metadata)
             meta["created"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            summary = {"tables": len(entries), "positions": sum(e["positions"] for e in entries.values()),
+                       "statistics": _summed(e["statistics"] for e in entries.values())}
             try:
-                raw = json.dumps({"metadata": meta, "tables": entries}, sort_keys=True,
+                raw = json.dumps({"metadata": meta, "summary": summary, "tables": entries}, sort_keys=True,
                                  default=_json_default).encode("utf-8")
             except (TypeError, ValueError) as error:
                 raise TypeError(f"pack metadata is not JSON-serializable: {error}") from None
@@ -488,6 +515,34 @@ class PackStore:
             for shard in self._children(game_folder):
                 removed += sum(_remove_if_orphan(tmp, now) for tmp in shard.glob(".*.tmp"))
         return removed
+
+    def record_build(self, game: str, record: Mapping[str, Any]) -> None:
+        """Append one finished build's figures (JSON, e.g. ``{"seconds": 153.9, "batches": 1207}``) to the
+        game's log of builds, one line each (``<game>/builds.jsonl``), for :meth:`builds`."""
+        folder = self.folder(game)
+        line = json.dumps(dict(record), sort_keys=True, default=_json_default) + "\n"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(folder / BUILD_LOG, "a", encoding="utf-8") as f:  # one short append: whole lines
+                f.write(line)
+        except OSError as error:
+            raise TableError(f"cannot write the build log in {folder}: {error.strerror or error}") from None
+
+    def builds(self, game: str) -> list[dict[str, Any]]:
+        """The builds recorded by :meth:`record_build`, oldest first (unreadable lines skipped)."""
+        try:
+            text = (self.folder(game) / BUILD_LOG).read_text("utf-8")
+        except OSError:
+            return []
+        records = []
+        for line in text.splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+        return records
 
     # --- reading ---
     @staticmethod
@@ -574,14 +629,13 @@ class PackStore:
             for path in sorted(shard.glob("*" + PACK_SUFFIX)):
                 try:
                     with open(path, "rb", buffering=0) as f:
-                        info = _read_directory(path, f, os.fstat(f.fileno()).st_size)
+                        info = _read_directory(path, f, os.fstat(f.fileno()).st_size, entries=False)
                 except (OSError, CorruptTableError) as error:
                     stats.corrupt.append((str(path), str(error)))
                     continue
-                stats.tables += len(info.entries)
-                stats.positions += sum(entry.positions for entry in info.entries.values())
-                for counts in info.statistics.values():
-                    stats.add_statistics(counts)
+                stats.tables += info.totals.tables
+                stats.positions += info.totals.positions
+                stats.add_statistics(info.totals.statistics)
                 build_time = info.metadata.get("build_time")
                 if isinstance(build_time, (int, float)) and math.isfinite(build_time):
                     stats.build_time += float(build_time)

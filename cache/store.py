@@ -4,8 +4,9 @@ A :class:`TableStore` keeps one file per ``(game, signature)`` pair, ``<root>/<g
 It knows nothing about any game: a table is a numpy array (float64 values, any shape) plus a JSON
 object of metadata. A game's own figures about a table travel in that metadata as ``statistics``,
 named counts the game computes and labels; the store only checks and sums them
-(:meth:`TableStore.stats`). An endgame-table builder stores one table per material signature in
-it, and searches probe it.
+(:meth:`TableStore.stats`). It suits up to a few hundred tables a game; builders that write tens
+of thousands (endgame tables, one per material signature) use the packed layout instead
+(:mod:`cache.packs`: many tables to a file, in folders the caller names).
 
 Where the tables live (first that applies):
 

@@ -251,6 +251,11 @@ class Tablebase:
             with self.packs.writer() as writer:  # the disk syncs while the next batches are solved
                 run_plan(plan, lambda batch: self.solve_and_store(batch, writer), stats, progress=progress,
                          level_done=writer.flush)
+        self.packs.record_build(self.game_name, {
+            "seconds": round(stats.seconds, 3), "batches": len(stats.batches), "positions": stats.positions,
+            "where": scheduler or (f"LocalCluster of {workers}" if workers else "in process"),
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        })
         return stats
 
     def solve_and_store(self, batch: Batch, writer: PackWriter | None = None) -> BatchStats:
@@ -343,6 +348,9 @@ class Tablebase:
                 continue
             found = True
             figures = base.packs.stats(base.game_name)
+            builds = base.packs.builds(base.game_name)
+            seconds = sum(b["seconds"] for b in builds if isinstance(b.get("seconds"), (int, float)))
+            wall = f"{seconds:.1f} s by {len(builds)} build{'s' * (len(builds) != 1)} (" if builds else "("
             counts = "".join(
                 f"{figures.statistics.get(key, 0):,} {label} "
                 f"({figures.statistics.get(key, 0) / figures.positions if figures.positions else 0.0:.1%}), "
@@ -350,7 +358,7 @@ class Tablebase:
             )
             lines.append(
                 f"  {base.game_name}: {figures.tables:,} tables, {figures.positions:,} positions, {counts}"
-                f"built in {figures.build_time:.1f} s (each batch's solving time, added up), "
+                f"built in {wall}{figures.build_time:.1f} s of solving summed over batches), "
                 f"{figures.bytes / 2**20:.1f} MiB on disk"
             )
             lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]
