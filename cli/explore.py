@@ -138,7 +138,8 @@ def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str
 
 
 def studies_json(results: Path) -> list[dict[str, Any]]:
-    """Each folder of ``results`` that holds pictures: its README's text and its pictures' paths."""
+    """Each folder of ``results`` that holds pictures: its README's text, its pictures' paths and, for a
+    picture with a CSV file of the same name beside it (a study's heatmap), that file's path."""
     if not results.is_dir():
         return []
     folders: dict[Path, list[str]] = {}
@@ -148,7 +149,9 @@ def studies_json(results: Path) -> list[dict[str, Any]]:
     answer = []
     for folder, pictures in folders.items():
         readme = folder / "README.md"
-        answer.append({"folder": folder.relative_to(results).as_posix() or ".", "pictures": pictures,
+        values = {picture: Path(picture).with_suffix(".csv").as_posix() for picture in pictures
+                  if (results / picture).with_suffix(".csv").is_file()}  # a heatmap's numbers, for the pointer
+        answer.append({"folder": folder.relative_to(results).as_posix() or ".", "pictures": pictures, "values": values,
                        "readme": readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""})
     return answer
 

@@ -30,6 +30,7 @@ def client(tmp_path_factory):
     (results / "study").mkdir()
     (results / "study" / "README.md").write_text("What the heatmap shows.\n")
     (results / "study" / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (results / "study" / "map.csv").write_text("mine\\theirs,d4,d6\nd4,0.5,0.25\n")
     with TestClient(create_app(results=results, tables_dir=str(tmp_path_factory.mktemp("tables")))) as client:
         yield client
 
@@ -120,8 +121,10 @@ def test_an_unknown_address_is_a_json_404(client):
 
 def test_the_studies_are_listed_and_served(client):
     studies = get(client, "/api/studies").json()
-    assert studies == [{"folder": "study", "pictures": ["study/map.png"], "readme": "What the heatmap shows.\n"}]
+    assert studies == [{"folder": "study", "pictures": ["study/map.png"], "values": {"study/map.png": "study/map.csv"},
+                        "readme": "What the heatmap shows.\n"}]
     assert get(client, "/results/study/map.png").content.startswith(b"\x89PNG")
+    assert get(client, "/results/study/map.csv").text.startswith("mine")
 
 
 def test_the_page_and_its_files_are_served(client):
