@@ -173,3 +173,9 @@ def test_a_new_job_of_a_tab_replaces_its_running_one():
 
     asyncio.run(scenario())
     jobs.close()
+
+
+def test_best_exact_solves_the_position(client):
+    answer = get(client, "/api/best", game="dicegeddon", position="d4:3a/d4:3a a 20", exact=1).json()
+    assert answer["best"] == "A1>1" and abs(answer["value"] - 0.512) < 1e-9 and answer["method"].startswith("exact")
+    assert "not available" in error_of(client, "/api/best", game="dicefights", position=FIGHT, exact=1)

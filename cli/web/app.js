@@ -313,7 +313,8 @@ async function analyse() {
   }, 500);
   try {
     const time = $("time").value;
-    const answer = await api("best", { position, job, ...(time ? { time } : { depth: $("depth").value }) });
+    const limits = $("exact").checked ? { exact: 1 } : time ? { time } : { depth: $("depth").value };
+    const answer = await api("best", { position, job, ...limits });
     if (state.node && state.node.position === position) showAnalysis(answer);
   } finally {
     clearInterval(timer);
