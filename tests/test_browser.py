@@ -102,8 +102,6 @@ def test_players_choosing_at_once_play_their_choices(page):
     driver, address = page
     position = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
     driver.get(f"{address}?game=dicefights&position={position}&depth=1")
-    by_id(driver, "depth").clear()
-    by_id(driver, "depth").send_keys("1")
     shots.wait_for(driver, "#play-joint").click()
     after = position_shown(driver, position)
     assert after != position and "Chance decides" in by_id(driver, "node-text").text

@@ -576,6 +576,8 @@ window.addEventListener("DOMContentLoaded", () => guarded(async () => {
   await loadGames();
   const params = new URLSearchParams(location.search);
   $("rules").value = params.getAll("rule").join(" ");
+  if (params.get("depth")) $("depth").value = params.get("depth");  // a link may say how deep to look
+  if (params.get("time")) $("time").value = params.get("time");
   setGame(params.get("game") || state.games[0].game);
   $("game").onchange = () => guarded(async () => { setGame($("game").value); await loadExample(); });
   $("rules").onchange = () => guarded(async () => { setGame(state.game); await startLine(state.line[state.cursor]); });
