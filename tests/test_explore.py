@@ -179,3 +179,31 @@ def test_best_exact_solves_the_position(client):
     answer = get(client, "/api/best", game="dicegeddon", position="d4:3a/d4:3a a 20", exact=1).json()
     assert answer["best"] == "A1>1" and abs(answer["value"] - 0.512) < 1e-9 and answer["method"].startswith("exact")
     assert "not available" in error_of(client, "/api/best", game="dicefights", position=FIGHT, exact=1)
+
+
+def test_the_command_prints_its_address_and_serves_this_machine():
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith(f"dicetree explorer at http://127.0.0.1:{port}/")
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                games = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2).read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read()
+                time.sleep(0.2)
+        assert [game["game"] for game in games] == game_names()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
