@@ -20,7 +20,8 @@ The JSON API behind it (every answer JSON; every error ``{"error": "<one line>"}
 ``GET /api/position``     ``game``, ``position``: the canonical position and what may be played there
 ``GET /api/apply``        ``game``, ``position``, ``move`` (a move, an outcome, or choices joined by
                           ``' | '``) or ``roll=1`` with ``seed``: the position after it
-``GET /api/best``         ``game``, ``position``, ``depth`` or ``time``: what ``dicetree best --json`` prints
+``GET /api/best``         ``game``, ``position``, ``depth`` or ``time`` or ``exact=1``: what
+                          ``dicetree best --json`` prints
 ``GET /api/tree``         ``game``, ``position``, ``depth``, ``top``: the decision tree as SVG
 ``GET /api/probe``        ``game``, ``position``: what ``dicetree tablebase probe --json`` prints
 ``GET /api/progress``     ``job``: whether the job runs, and its last progress line
@@ -109,7 +110,7 @@ def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | Non
 
 
 def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | None, time_limit: float | None,
-              report=None) -> dict[str, Any]:
+              exact: bool = False, tables_dir: str | None = None, report=None) -> dict[str, Any]:
     """What ``dicetree best --json`` prints: the answer's own ``to_json()``."""
     game = _game(name, rules)
 
@@ -117,7 +118,8 @@ def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | Non
         if report is not None:
             report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
 
-    return advise(game, game.parse(position), depth=depth, time_limit=time_limit, on_iteration=progress).to_json()
+    return advise(game, game.parse(position), depth=depth, time_limit=time_limit, exact=exact, tables_dir=tables_dir,
+                  on_iteration=progress).to_json()
 
 
 def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: int | None) -> str:
@@ -138,7 +140,8 @@ def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str
 
 
 def studies_json(results: Path) -> list[dict[str, Any]]:
-    """Each folder of ``results`` that holds pictures: its README's text and its pictures' paths."""
+    """Each folder of ``results`` that holds pictures: its README's text, its pictures' paths and, for a
+    picture with a CSV file of the same name beside it (a study's heatmap), that file's path."""
     if not results.is_dir():
         return []
     folders: dict[Path, list[str]] = {}
@@ -148,7 +151,9 @@ def studies_json(results: Path) -> list[dict[str, Any]]:
     answer = []
     for folder, pictures in folders.items():
         readme = folder / "README.md"
-        answer.append({"folder": folder.relative_to(results).as_posix() or ".", "pictures": pictures,
+        values = {picture: Path(picture).with_suffix(".csv").as_posix() for picture in pictures
+                  if (results / picture).with_suffix(".csv").is_file()}  # a heatmap's numbers, for the pointer
+        answer.append({"folder": folder.relative_to(results).as_posix() or ".", "pictures": pictures, "values": values,
                        "readme": readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""})
     return answer
 
@@ -223,7 +228,8 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
         limit = number(request, "time", float, 0.01, MAX_TIME)
         if depth is None and limit is None:
             depth = 2
-        answer = await jobs.run(job_of(request), best_json, game, rule, text, depth, limit,
+        exact = request.query_params.get("exact", "") not in ("", "0", "false")
+        answer = await jobs.run(job_of(request), best_json, game, rule, text, depth, limit, exact, tables_dir,
                                 gone=request.is_disconnected, report=True)
         return JSONResponse(answer)
 

@@ -40,6 +40,7 @@ class Engine:
     time_limit: float | None
     seed: int
     tables_dir: str | None
+    exact: bool = False
     memory: dict[tuple[str, int], Advice] = field(default_factory=dict)
 
     def advice(self, state: State, player: int) -> Advice:
@@ -48,7 +49,7 @@ class Engine:
         key = (self.game.format(seen), player)
         if key not in self.memory:
             self.memory[key] = advise(self.game, seen, depth=self.depth, time_limit=self.time_limit, seed=self.seed,
-                                      tables_dir=self.tables_dir)
+                                      tables_dir=self.tables_dir, exact=self.exact)
         return self.memory[key]
 
 
@@ -81,10 +82,12 @@ class Quit(Exception):
                    "the first player; the engine plays the others).")
 @click.option("--depth", type=click.IntRange(1, 64), help=f"The engine searches N decisions deep (default {DEFAULT_DEPTH}).")
 @click.option("--time", "time_limit", type=click.FloatRange(0.01), help="The engine thinks at most SECONDS a move.")
+@click.option("--exact", is_flag=True, help="The engine plays exact values (stored ones where the game has them, else "
+                                           "the whole state graph solved: small positions only).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal, of rolls and of the engine.")
 @tables_option
 @rule_option
-def play(game_name, position, example, seats, depth, time_limit, seed, tables_dir, rules) -> None:
+def play(game_name, position, example, seats, depth, time_limit, exact, seed, tables_dir, rules) -> None:
     """Play GAME against the engine from a fresh start, POSITION or --example, at a prompt."""
     game = load_with_rules(game_name, rules)
     if example and position is not None:
@@ -96,10 +99,10 @@ def play(game_name, position, example, seats, depth, time_limit, seed, tables_di
     humans = {_seat(game, text) for text in seats} or {0}
     if depth is None and time_limit is None:
         depth = DEFAULT_DEPTH
-    engine = Engine(game, depth, time_limit, seed, tables_dir)
+    engine = Engine(game, depth, time_limit, seed, tables_dir, exact)
     names = ", ".join(game.player_name(p) for p in sorted(humans))
-    click.echo(f"{game.game_type.long_name}: you play {names}; the engine the rest "
-               f"({f'depth {depth}' if depth else f'{time_limit:g} s a move'}). Type: {HELP}.")
+    strength = "exact values" if exact else f"depth {depth}" if depth else f"{time_limit:g} s a move"
+    click.echo(f"{game.game_type.long_name}: you play {names}; the engine the rest ({strength}). Type: {HELP}.")
     line, choices = _play(game, Line.start(game, start), humans, engine, rng)
     if line.node().kind == TERMINAL_KIND:
         click.echo(line.node().text())

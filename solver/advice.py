@@ -11,14 +11,19 @@ options from either answer, for an engine seat or a review of a person's moves.
     >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
     >>> [(m.name, round(m.value, 3)) for m in choices_of(answer, 0)]
     [('d8xd6', 1.0), ('roll b.d6', 0.543), ('roll a.d8', 0.512)]
+    >>> game = load_game("dicegeddon")
+    >>> answer = advise(game, game.parse("d4:3a/d4:3a a 20"), exact=True)
+    >>> answer.best, round(answer.value, 6), answer.method.split(":")[0]
+    ('A1>1', 0.512, 'exact')
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Union
 
-from solver.analysis import Analysis, analyse
+from solver.analysis import Analysis, analyse, solved_exactly
 from solver.game import Game, GameError, State
 from solver.ranking import MoveValue
 from solver.search import Searcher
@@ -28,19 +33,27 @@ Advice = Union[Analysis, SimultaneousResult]
 
 
 def advise(game: Game, state: State, *, depth: int | None = None, time_limit: float | None = None,
-           seed: int = 0, tables_dir: str | None = None, use_tables: bool = True,
-           on_iteration: Callable[[object], None] | None = None) -> Advice:
+           seed: int = 0, tables_dir: str | None = None, use_tables: bool = True, exact: bool = False,
+           max_states: int = 2_000_000, on_iteration: Callable[[object], None] | None = None) -> Advice:
     """Every legal move (or each player's choices) of ``state`` ranked, searched ``depth`` decisions
     deep or for ``time_limit`` seconds (with neither: the searcher's default depth); ``on_iteration``
-    is given the answer of each completed depth (it has ``depth`` and ``stats``)."""
+    is given the answer of each completed depth (it has ``depth`` and ``stats``). With ``exact``,
+    exact values as ``best --exact`` gives them: from the game's stored exact values where it has
+    them, else by solving the whole state graph (one line of error beyond ``max_states`` states)."""
     if has_simultaneous_moves(game):
+        if exact:
+            raise GameError(f"exact values are not available for {game.game_type.long_name}: its simultaneous "
+                            "choices are searched to a depth")
         return SimultaneousSearcher(game, seed=seed).search(state, depth=depth, time_limit=time_limit,
                                                             on_iteration=on_iteration)
-    tables = game.exact_provider(tables_dir) if use_tables else None
+    tables = game.exact_provider(tables_dir, required=exact) if use_tables or exact else None
+    exact_answer = None
+    if exact:
+        exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
     oracle = tables.oracle() if tables is not None else None
     searcher = Searcher(game, seed=seed, oracle=oracle)
     return analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher, seed=seed,
-                   on_answer=on_iteration)
+                   on_answer=on_iteration, exact=exact_answer)
 
 
 def choices_of(answer: Advice, player: int) -> list[MoveValue]:

@@ -102,8 +102,6 @@ def test_players_choosing_at_once_play_their_choices(page):
     driver, address = page
     position = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
     driver.get(f"{address}?game=dicefights&position={position}&depth=1")
-    by_id(driver, "depth").clear()
-    by_id(driver, "depth").send_keys("1")
     shots.wait_for(driver, "#play-joint").click()
     after = position_shown(driver, position)
     assert after != position and "Chance decides" in by_id(driver, "node-text").text
@@ -129,3 +127,17 @@ def test_the_engine_plays_its_seat_and_your_moves_are_reviewed(page):
     driver.find_element("css selector", "#moves button.move").click()  # you play the best move
     review = shots.wait_for(driver, "#review table")
     assert "d8xd6" in review.text and "best" in review.text
+
+
+def test_a_studys_heatmap_reads_out_the_value_under_the_pointer(page):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver, address = page
+    driver.get(f"{address}?game=rolldown&position={START}")
+    ranked_moves(driver)
+    driver.find_element("css selector", "#studies-panel summary").click()
+    shots.wait_for(driver, ".study button").click()
+    cell = shots.wait_for(driver, "table.heat td")
+    ActionChains(driver).move_to_element(cell).perform()
+    row, column, value = cell.get_attribute("title").replace(" × ", ": ").split(": ", 2)
+    assert driver.find_element("css selector", ".readout").text == f"{row} × {column}: {value}" and value

@@ -30,6 +30,7 @@ def client(tmp_path_factory):
     (results / "study").mkdir()
     (results / "study" / "README.md").write_text("What the heatmap shows.\n")
     (results / "study" / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (results / "study" / "map.csv").write_text("mine\\theirs,d4,d6\nd4,0.5,0.25\n")
     with TestClient(create_app(results=results, tables_dir=str(tmp_path_factory.mktemp("tables")))) as client:
         yield client
 
@@ -120,8 +121,10 @@ def test_an_unknown_address_is_a_json_404(client):
 
 def test_the_studies_are_listed_and_served(client):
     studies = get(client, "/api/studies").json()
-    assert studies == [{"folder": "study", "pictures": ["study/map.png"], "readme": "What the heatmap shows.\n"}]
+    assert studies == [{"folder": "study", "pictures": ["study/map.png"], "values": {"study/map.png": "study/map.csv"},
+                        "readme": "What the heatmap shows.\n"}]
     assert get(client, "/results/study/map.png").content.startswith(b"\x89PNG")
+    assert get(client, "/results/study/map.csv").text.startswith("mine")
 
 
 def test_the_page_and_its_files_are_served(client):
@@ -170,3 +173,37 @@ def test_a_new_job_of_a_tab_replaces_its_running_one():
 
     asyncio.run(scenario())
     jobs.close()
+
+
+def test_best_exact_solves_the_position(client):
+    answer = get(client, "/api/best", game="dicegeddon", position="d4:3a/d4:3a a 20", exact=1).json()
+    assert answer["best"] == "A1>1" and abs(answer["value"] - 0.512) < 1e-9 and answer["method"].startswith("exact")
+    assert "not available" in error_of(client, "/api/best", game="dicefights", position=FIGHT, exact=1)
+
+
+def test_the_command_prints_its_address_and_serves_this_machine():
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith(f"dicetree explorer at http://127.0.0.1:{port}/")
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                games = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2).read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read()
+                time.sleep(0.2)
+        assert [game["game"] for game in games] == game_names()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -78,3 +78,8 @@ def test_the_line_goes_back_and_forward():
     assert line.back().back().forward().position == game.format(game.apply(game.parse(ENDGAME), game.legal_actions(game.parse(ENDGAME))[2]))
     replaced = line.back().back().play("d8xd6")
     assert replaced.moves == ("d8xd6",) and replaced.cursor == 1
+
+
+def test_the_engine_plays_exact_values():
+    out = play("dicegeddon", "d4:3a/d4:3a b 20", "--seat", "A", "--exact", typed="\n\n\n\nquit\n")
+    assert "(exact values)" in out and "B plays A1>1 (value 0.512" in out

@@ -313,7 +313,8 @@ async function analyse() {
   }, 500);
   try {
     const time = $("time").value;
-    const answer = await api("best", { position, job, ...(time ? { time } : { depth: $("depth").value }) });
+    const limits = $("exact").checked ? { exact: 1 } : time ? { time } : { depth: $("depth").value };
+    const answer = await api("best", { position, job, ...limits });
     if (state.node && state.node.position === position) showAnalysis(answer);
   } finally {
     clearInterval(timer);
@@ -492,9 +493,78 @@ async function loadStudies() {
       image.alt = image.title = picture;
       link.appendChild(image);
       section.appendChild(link);
+      if (folder.values && folder.values[picture]) section.appendChild(valuesButton(folder.values[picture]));
     }
     box.appendChild(section);
   }
+}
+
+function parseCsv(text) {
+  // Rows of fields; a field may be quoted ("d4,d6") with "" for a quote inside.
+  const rows = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line) continue;
+    const fields = [];
+    let field = "", quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const char = line[i];
+      if (quoted && char === '"' && line[i + 1] === '"') { field += '"'; i++; }
+      else if (char === '"') quoted = !quoted;
+      else if (char === "," && !quoted) { fields.push(field); field = ""; }
+      else field += char;
+    }
+    fields.push(field);
+    rows.push(fields);
+  }
+  return rows;
+}
+
+function shade(t) {
+  // Red (low) through white to blue (high), the trees' scale.
+  const stops = [[224, 120, 90], [248, 205, 184], [247, 247, 247], [198, 220, 239], [93, 159, 208]];
+  const x = Math.max(0, Math.min(1, t)) * (stops.length - 1);
+  const i = Math.min(Math.floor(x), stops.length - 2), f = x - i;
+  return `rgb(${stops[i].map((c, k) => Math.round(c * (1 - f) + stops[i + 1][k] * f)).join(",")})`;
+}
+
+function valuesButton(csv) {
+  // A study's numbers as a shaded table: the value under the pointer is read out beside it.
+  const wrapper = document.createElement("div");
+  const button = document.createElement("button");
+  button.textContent = "values under the pointer";
+  const readout = document.createElement("span");
+  readout.className = "readout";
+  button.onclick = () => guarded(async () => {
+    const response = await fetch("/results/" + csv);
+    if (!response.ok) throw new Error(`cannot read ${csv}`);
+    const rows = parseCsv(await response.text());
+    const numbers = rows.slice(1).flatMap((row) => row.slice(1).map(Number)).filter((v) => !Number.isNaN(v));
+    const low = Math.min(...numbers), high = Math.max(...numbers);
+    const table = document.createElement("table");
+    table.className = "heat";
+    rows.forEach((row, r) => {
+      const line = document.createElement("tr");
+      row.forEach((text, c) => {
+        const td = document.createElement(r === 0 || c === 0 ? "th" : "td");
+        td.textContent = text;
+        const value = Number(text);
+        if (r > 0 && c > 0 && text !== "" && !Number.isNaN(value)) {
+          td.style.background = shade(high > low ? (value - low) / (high - low) : 0.5);
+          td.textContent = value.toFixed(3);
+        }
+        if (r > 0 && c > 0) {
+          td.title = `${row[0]} × ${rows[0][c]}: ${text}`;
+          td.onmouseenter = () => { readout.textContent = td.title; };
+        }
+        line.appendChild(td);
+      });
+      table.appendChild(line);
+    });
+    button.replaceWith(table);
+  });
+  wrapper.appendChild(button);
+  wrapper.appendChild(readout);
+  return wrapper;
 }
 
 // ----- wiring ---------------------------------------------------------------------------------
@@ -506,6 +576,8 @@ window.addEventListener("DOMContentLoaded", () => guarded(async () => {
   await loadGames();
   const params = new URLSearchParams(location.search);
   $("rules").value = params.getAll("rule").join(" ");
+  if (params.get("depth")) $("depth").value = params.get("depth");  // a link may say how deep to look
+  if (params.get("time")) $("time").value = params.get("time");
   setGame(params.get("game") || state.games[0].game);
   $("game").onchange = () => guarded(async () => { setGame($("game").value); await loadExample(); });
   $("rules").onchange = () => guarded(async () => { setGame(state.game); await startLine(state.line[state.cursor]); });
