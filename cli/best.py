@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from functools import partial
 
 import click
 
@@ -91,15 +90,12 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
 def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, hands_exact, hand_samples, seed, star2,
                 use_cache, exact, max_states, no_tables, tables_dir) -> None:
     """Games whose players take turns: the search (or the exact values) averaged over hidden hands."""
-    from solver.analysis import Analysis, analyse, exact_within_reach, solved_exactly
-    from solver.search import Searcher
+    from solver.advice import turn_engine
+    from solver.analysis import Analysis, analyse, exact_within_reach
 
-    tables = game.exact_provider(tables_dir, required=exact) if exact or not no_tables else None
-    exact_answer = None
-    if exact:
-        exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
-    oracle = tables.oracle() if tables is not None else None
-    searcher = Searcher(game, star2=star2, use_cache=use_cache, seed=seed, oracle=oracle)
+    engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=not no_tables, exact=exact,
+                         max_states=max_states, star2=star2, use_cache=use_cache)
+    searcher, exact_answer, tables = engine
     completed: list[Analysis] = []
 
     def progress(answer: Analysis) -> None:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Union
+from typing import NamedTuple, Union
 
 from solver.analysis import Analysis, analyse, solved_exactly
 from solver.game import Game, GameError, State
+from solver.providers import ExactValues
 from solver.ranking import MoveValue
-from solver.search import Searcher
+from solver.search import Searcher, SearchResult
 from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
 
 Advice = Union[Analysis, SimultaneousResult]
@@ -46,14 +47,35 @@ def advise(game: Game, state: State, *, depth: int | None = None, time_limit: fl
                             "choices are searched to a depth")
         return SimultaneousSearcher(game, seed=seed).search(state, depth=depth, time_limit=time_limit,
                                                             on_iteration=on_iteration)
+    engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=use_tables, exact=exact,
+                         max_states=max_states)
+    return analyse(game, state, depth=depth, time_limit=time_limit, searcher=engine.searcher, seed=seed,
+                   on_answer=on_iteration, exact=engine.exact)
+
+
+class TurnEngine(NamedTuple):
+    """What answers "best move?" where players take turns: the searcher (probing the game's stored
+    exact values where it has them), the exact answer of a concrete position where exact values were
+    asked for (else None), and the stored exact values themselves (None where the game has none)."""
+
+    searcher: Searcher
+    exact: Callable[[State], SearchResult] | None
+    tables: ExactValues | None
+
+
+def turn_engine(game: Game, *, seed: int = 0, tables_dir: str | None = None, use_tables: bool = True,
+                exact: bool = False, max_states: int = 2_000_000, star2: bool = True,
+                use_cache: bool = True) -> TurnEngine:
+    """The :class:`TurnEngine` of ``best`` and of every caller that answers as ``best`` does. With
+    ``exact``: the stored exact values (one line if the game has them but they are missing), else the
+    whole state graph solved (refused beyond ``max_states`` states)."""
     tables = game.exact_provider(tables_dir, required=exact) if use_tables or exact else None
     exact_answer = None
     if exact:
         exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
     oracle = tables.oracle() if tables is not None else None
-    searcher = Searcher(game, seed=seed, oracle=oracle)
-    return analyse(game, state, depth=depth, time_limit=time_limit, searcher=searcher, seed=seed,
-                   on_answer=on_iteration, exact=exact_answer)
+    searcher = Searcher(game, star2=star2, use_cache=use_cache, seed=seed, oracle=oracle)
+    return TurnEngine(searcher, exact_answer, tables)
 
 
 def choices_of(answer: Advice, player: int) -> list[MoveValue]:
@@ -68,4 +90,4 @@ def choices_of(answer: Advice, player: int) -> list[MoveValue]:
     raise GameError(f"player {player + 1} has no choice at '{answer.position}'")
 
 
-__all__ = ["Advice", "advise", "choices_of"]
+__all__ = ["Advice", "TurnEngine", "advise", "choices_of", "turn_engine"]
