@@ -86,7 +86,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     # (depth, hands, games or deals): a depth-2 decision averaged over 16 hands costs about 6 s here.
-    duel_plan = ((1, 16, 8),) if args.quick else ((1, 16, 200),)
+    duel_plan = ((1, 16, 8),) if args.quick else ((1, 16, 200), (2, 4, 60))
     move_plan = ((1, 16, 2), (2, 16, 2)) if args.quick else ((1, 16, 20), (2, 16, 6))
     duels = [cell("rolldown_hidden_hands", f"duel-d{depth}-h{hands}-{games}-{args.seed}",
                   lambda depth=depth, hands=hands, games=games: duel_cell(depth, hands, games, args.seed))
