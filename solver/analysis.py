@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from solver.exact import solve
-from solver.state_graph import build_graph
 from solver.game import Game, GameError, State
 from solver.limits import SearchLimits, SearchStats
 from solver.paranoid import meaning as paranoid_meaning
@@ -395,6 +393,8 @@ def solved_exactly(game: Game, state: State, max_states: int = 2_000_000) -> Sea
     >>> result.moves[0].name, round(result.value, 6), result.exact   # 64/125
     ('A1>1', 0.512, True)
     """
+    from solver.exact import solve  # numpy, networkx and scipy.sparse: loaded by the first exact answer
+
     started = time.perf_counter()
     solution = solve(game, state, max_states=max_states)
     moves = solution.move_values(state)
@@ -430,6 +430,8 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
         return (reach(state) or "") if reach is not None else ""
     if game.game_type.hidden_information or game.game_type.simultaneous:
         return ""
+    from solver.state_graph import build_graph
+
     try:
         graph = build_graph(game, state, REACH_STATES)
     except GameError:

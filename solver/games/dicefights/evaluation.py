@@ -44,8 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from solver.game import TooManyOutcomes
 from solver.games.dicefights.faces import FACES_PER_DIE, GOLD, SHIELD, SWORD, roll_distribution, symbol_distribution
@@ -64,6 +63,9 @@ from solver.games.dicefights.state import (
     DiceFightsState,
 )
 from solver.pov import PointOfView
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TEMPER = 0.4
 """The frozen-fight probability's log-odds are multiplied by this (see the module notes)."""
@@ -176,6 +178,8 @@ def _survival_share(state: DiceFightsState, life: Sequence[float], player: int, 
 @lru_cache(maxsize=4096)
 def _values(core: tuple[int, int, int], box: tuple[int, int, int], cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A configuration's roll as arrays: attack value, defense value, probability (merged)."""
+    import numpy as np  # loaded by the first evaluation (cached), not with the game
+
     dice, has_box, attack, defense = cfg
     faces = symbol_distribution(box) if has_box else ((NOT_ROLLED, 1.0),)
     merged: dict[tuple[int, int], float] = {}
@@ -190,6 +194,8 @@ def _values(core: tuple[int, int, int], box: tuple[int, int, int], cfg: Config) 
 @lru_cache(maxsize=4096)
 def mean_damage(core: tuple[int, int, int], box: tuple[int, int, int], attacker: Config, defender: Config) -> float:
     """The expected damage a round ``attacker`` does to ``defender`` (both rolling)."""
+    import numpy as np  # loaded by the first evaluation (cached), not with the game
+
     att, _, p_att = _values(core, box, attacker)
     _, dfn, p_dfn = _values(core, box, defender)
     return float(p_att @ np.maximum(0, att[:, None] - dfn[None, :]) @ p_dfn)
@@ -203,6 +209,8 @@ def win_table(core: tuple[int, int, int], box: tuple[int, int, int], first: Conf
     >>> round(float(t[20, 20]), 6), round(float(t[1, 20]), 3) < 0.01
     (0.5, True)
     """
+    import numpy as np  # loaded by the first evaluation (cached), not with the game
+
     att_a, def_a, p_a = _values(core, box, first)
     att_b, def_b, p_b = _values(core, box, second)
     to_b = np.maximum(0, att_a[:, None] - def_b[None, :]).ravel()

@@ -54,7 +54,6 @@ from solver.games.dicefights.state import (
 )
 from solver.match import play_game as play
 from solver.results import GameRecord
-from solver.simultaneous import SimultaneousSearcher, sample_choice
 from solver.strategies import (
     DEFAULT_SIMULTANEOUS_DEPTH,
     SimultaneousSolverStrategy,
@@ -141,6 +140,8 @@ def any_option(game: Game, state: DiceFightsState, player: int, options: Sequenc
 def solved_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],
                     rng: random.Random) -> Bundle:
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
+    from solver.simultaneous import SimultaneousSearcher, sample_choice  # the LP solver loads when it is used
+
     return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
 
 

@@ -329,7 +329,7 @@ class Tablebase:
         lines = [f"{answer['position']}   table {answer['signature']}",
                  f"{mover} to move; exact probability of winning the round, for {mover}: {answer['value']:.12f}"]
         for rank, move in enumerate(answer["moves"], 1):
-            loss = "" if rank == 1 else f"{-move['loss']:+.6f}"
+            loss = "" if rank == 1 else f"{move['loss']:.6f}"  # how much worse: never negative, as in `best`
             lines.append(f"{rank:>3}  {move['move']:<12} {move['value']:.12f}  {loss}")
         return "\n".join(lines)
 
