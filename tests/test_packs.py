@@ -21,6 +21,7 @@ import cache.packs as packs_module
 from cache.packs import PACK_MAGIC, PackStore
 from cache.store import BadMagicError, ChecksumMismatchError, CorruptTableError, TableVersionError, \
     TruncatedTableError
+from concurrent_readers import read_while_rewriting
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -172,40 +173,18 @@ def test_clean_keeps_the_temporary_file_of_a_live_writer(tmp_path):
     assert live.exists() and not dead.exists() and packs.has("g", "s", "t")
 
 
-READER = textwrap.dedent(
-    """
-    import sys, time
-    import numpy as np
-    from cache.packs import PackStore
-    root, seconds = sys.argv[1], float(sys.argv[2])
-    loads, versions = 0, set()
-    print("ready", flush=True)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end or (len(versions) < 2 and time.monotonic() < end + 60):  # a busy disk syncs slowly
-        values = PackStore(root).load("g", "s", "t")
-        assert np.all(values == values[0]), values
-        loads += 1
-        versions.add(float(values[0]))
-    print(loads, len(versions))
-    """
-)
-
-
 def test_two_processes_read_while_a_third_rewrites(tmp_path):
     packs = PackStore(tmp_path)
     packs.save("g", "s", "p", {"t": np.full(100_000, 0.0)})
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(tmp_path), "1.5"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]
-    assert [reader.stdout.readline().strip() for reader in readers] == ["ready", "ready"]
-    version, deadline = 0.0, time.monotonic() + 1.7
-    while time.monotonic() < deadline or any(r.poll() is None for r in readers) and time.monotonic() < deadline + 60:
-        version += 1.0
-        packs.save("g", "s", "p", {"t": np.full(100_000, version)})
-    for reader in readers:
-        out, err = reader.communicate(timeout=60)
-        assert reader.returncode == 0, err
-        loads, seen = map(int, out.split())
-        assert loads > 3 and seen >= 2
+    setup = """
+        from cache.packs import PackStore
+        def load(root):
+            values = np.array(PackStore(root).load("g", "s", "t"))
+            return values, float(values[0])
+        """
+    figures = read_while_rewriting(tmp_path, setup,
+                                   lambda version: packs.save("g", "s", "p", {"t": np.full(100_000, version)}))
+    assert all(loads > 3 and seen >= 2 for loads, seen in figures)
 
 
 def test_docstring_examples(tmp_path, monkeypatch):

@@ -32,6 +32,7 @@ from cache.store import (
     default_root,
 )
 from solver.game import GameError
+from concurrent_readers import read_while_rewriting
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -513,46 +514,21 @@ def test_clean_keeps_the_temporary_file_of_a_live_writer(tmp_path):
 
 
 # ----- several processes at once ---------------------------------------------------------------
-READER = textwrap.dedent(
-    """
-    import sys, time
-    import numpy as np
-    from cache.store import TableStore
-    root, seconds = sys.argv[1], float(sys.argv[2])
-    loads, versions = 0, set()
-    print("ready", flush=True)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end or (len(versions) < 2 and time.monotonic() < end + 60):  # a busy disk syncs slowly
-        store = TableStore(root, mmap_threshold=0)
-        table = store.load("g", "s")
-        values = table.array
-        version = table.metadata["version"]
-        assert values.shape == (100_000,), values.shape
-        assert values[0] == version and np.all(values == version), version
-        loads += 1
-        versions.add(version)
-        store.close()
-    print(loads, len(versions))
-    """
-)
-
-
 def test_two_processes_read_at_once_while_a_third_rewrites(tmp_path):
     store = TableStore(tmp_path, mmap_threshold=0)
     store.save("g", "s", np.full(100_000, 0.0), {"version": 0.0})
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(tmp_path), "1.5"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]
-    assert [reader.stdout.readline().strip() for reader in readers] == ["ready", "ready"]  # started, however busy
-    version = 0.0
-    deadline = time.monotonic() + 1.7
-    while time.monotonic() < deadline or any(r.poll() is None for r in readers) and time.monotonic() < deadline + 60:
-        version += 1.0
-        store.save("g", "s", np.full(100_000, version), {"version": version})
-    for reader in readers:
-        out, err = reader.communicate(timeout=30)
-        assert reader.returncode == 0, err
-        loads, seen = map(int, out.split())
-        assert loads > 5 and seen >= 2  # it read while the table was being replaced
+    setup = """
+        from cache.store import TableStore
+        def load(root):
+            store = TableStore(root, mmap_threshold=0)
+            table = store.load("g", "s")
+            values, version = np.array(table.array), table.metadata["version"]
+            store.close()
+            return values, version
+        """
+    figures = read_while_rewriting(tmp_path, setup,
+                                   lambda version: store.save("g", "s", np.full(100_000, version), {"version": version}))
+    assert all(loads > 5 and seen >= 2 for loads, seen in figures)  # it read while the table was being replaced
     assert store.check() == []
 
 
