@@ -2,11 +2,14 @@
 
 The model (:mod:`solver.games.rolldown.fitted`) is a logistic model of the mover's chance to win
 the round. Labels are exact values from the endgame tables (``--tables``; build them first with
-``dicetree tablebase build rolldown --dice 2 --cards 1``, and ``--dice 3`` for the 3-dice check):
+``dicetree tablebase build rolldown --dice 2``, and ``--dice 3`` for the 3-dice check; the tables with
+cards it needs, it builds):
 
-* ``--samples`` positions of each table of at most 2 dice a side without cards (2,020,000
-  positions in all), and ``--card-samples`` of each table with at most one card in each hand
-  (58,725 tables), are split by table: a seeded third of the tables is held out as the check, the rest is fitted;
+* ``--samples`` positions of each table of 2 dice a side without cards (2,016,400 positions in
+  all), and ``--card-samples`` of each of ``--card-tables`` tables drawn (seeded) from the 58,464
+  with at most 2 dice a side and at most one card in each hand (built first where missing, with
+  what they need), are split by table: a seeded third of the tables is held out as the check,
+  the rest is fitted;
 * one-die positions the mover wins by taking the last pair are left out (the evaluation says so
   without the model), and so are the tables of one die a side without cards, whose exact values
   the model carries as its pair values (they would be fitted to themselves);
@@ -126,7 +129,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
     parser.add_argument("--samples", type=int, default=1500, help="positions sampled per table without cards")
-    parser.add_argument("--card-samples", type=int, default=8, help="positions sampled per table with cards")
+    parser.add_argument("--card-tables", type=int, default=600, help="tables with cards sampled (built if missing)")
+    parser.add_argument("--card-samples", type=int, default=200, help="positions sampled per table with cards")
     parser.add_argument("--check-samples", type=int, default=300, help="positions sampled per 3-dice table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="print only: no data file, no results")
@@ -136,8 +140,14 @@ def main(argv=None) -> None:
     tablebase = Tablebase(TableStore(args.tables), ace="online")
     pairs = one_die_pair_values(tablebase)
 
-    signatures = [s for s in all_signatures(2, 1) if not (s.dice == 1 and not s.cards)]
-    random.Random(args.seed).shuffle(signatures)
+    shuffler = random.Random(args.seed)
+    card_tables = [s for s in all_signatures(2, 1) if s.cards]
+    shuffler.shuffle(card_tables)
+    card_tables = card_tables[:args.card_tables]
+    tablebase.build(roots=card_tables)  # those not stored yet, with what they need
+    print(f"card tables ready, {time.perf_counter() - started:.0f} s", flush=True)
+    signatures = [s for s in all_signatures(2, 0) if s.dice == 2] + card_tables
+    shuffler.shuffle(signatures)
     held_out = set(signatures[::3])
     sets = {}
     for name, with_cards in (("no cards", False), ("cards", True)):
@@ -175,7 +185,7 @@ def main(argv=None) -> None:
     summary = {name: by_model["fitted"] for name, by_model in report["scores"].items()}
 
     lines = ["# RolldownBeta: the fitted leaf evaluation against exact values", "",
-             f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} --card-samples {args.card_samples} "
+             f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} --card-tables {args.card_tables} --card-samples {args.card_samples} "
              f"--check-samples {args.check_samples} --seed {args.seed}` ({report['seconds']:.0f} s; "
              f"L-BFGS {'converged' if result.success else 'did NOT converge'}). Labels: exact values of the "
              "endgame tables for the mover; tables split two thirds fit, one third check; the 3-dice "
@@ -196,7 +206,7 @@ def main(argv=None) -> None:
         print(text)
         return
     extra = {"fitted_by": "benchmarks/rolldown_evaluation_fit.py", "seed": args.seed,
-             "card_samples": args.card_samples, "scores": summary}
+             "card_tables": args.card_tables, "card_samples": args.card_samples, "scores": summary}
     DATA_FILE.write_text(json.dumps(model_payload(model, extra), indent=1) + "\n")
     print(f"wrote {DATA_FILE}")
     write_report(RESULTS / "fit", text, report)

@@ -54,6 +54,7 @@ FORMAT = "dicetree rolldown fitted evaluation"
 VERSION = 1
 LAST_PAIR_WIN = 0.999
 CLIP = 1e-3
+MEMO_SIZE = 1 << 17  # estimates remembered (then forgotten at once: a few tens of MB at most)
 
 FEATURE_NAMES = (
     "share of pairs the mover can capture",
@@ -116,8 +117,8 @@ def features(mine: Sequence[tuple[int, int]], theirs: Sequence[tuple[int, int]],
     vo_all = []
     for s, f in mine:
         for t, g in theirs:
-            up += max(0, s - g + 1) / s - max(0, t - f + 1) / t
-            down += min(f, t) / t - min(g, s) / s
+            up += (s - g + 1 if s >= g else 0) / s - (t - f + 1 if t >= f else 0) / t
+            down += (f if f < t else t) / t - (g if g < s else s) / s
             vm_all.append(pair_values[(s, t)][(f - 1) * t + g - 1])
             vo_all.append(pair_values[(t, s)][(g - 1) * s + f - 1])
     inv_n = 1.0 / n
@@ -171,13 +172,25 @@ class FittedModel:
     def __post_init__(self) -> None:
         # every coefficient in design-row order, joined once (the hot path zips it with a row)
         object.__setattr__(self, "coefficients", self.weights + self.my_card_weights + self.their_card_weights)
+        object.__setattr__(self, "_memo", {})
 
     def logit(self, state: RolldownState, to_move: int) -> float:
         row = design_row(state, to_move, self.pair_values)
         return self.bias + sum(w * v for w, v in zip(self.coefficients, row))
 
     def estimate(self, state: RolldownState, to_move: int) -> float:
-        """The estimated chance that ``to_move``, whose decision comes next, wins the round."""
+        """The estimated chance that ``to_move``, whose decision comes next, wins the round (remembered:
+        a search meets the same leaves again in each iteration, a played game in each search)."""
+        key = (state.dice, state.hands, state.first_turn, to_move)
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            found = memo[key] = self._estimate(state, to_move)
+        return found
+
+    def _estimate(self, state: RolldownState, to_move: int) -> float:
         mine = [f for f in state.dice[to_move] if f]
         if len(mine) == 1 and not state.first_turn[to_move] and mine[0] >= next(f for f in state.dice[1 - to_move] if f):
             return LAST_PAIR_WIN
