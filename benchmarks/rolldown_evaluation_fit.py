@@ -125,6 +125,12 @@ def scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
             "log_loss_bits": float(log_loss), "within_0.05": float(np.mean(np.abs(p - y) <= 0.05))}
 
 
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table (text columns left, figures right) and the blank line after it."""
+    align = ["---:" if k and rows and rows[0][k][:1] in "+-0123456789" else "---" for k in range(len(header))]
+    return ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"] + ["| " + " | ".join(r) + " |" for r in rows] + [""]
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
@@ -185,22 +191,21 @@ def main(argv=None) -> None:
     summary = {name: by_model["fitted"] for name, by_model in report["scores"].items()}
 
     lines = ["# RolldownBeta: the fitted leaf evaluation against exact values", "",
-             f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} --card-tables {args.card_tables} --card-samples {args.card_samples} "
+             f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} "
+             f"--card-tables {args.card_tables} --card-samples {args.card_samples} "
              f"--check-samples {args.check_samples} --seed {args.seed}` ({report['seconds']:.0f} s; "
              f"L-BFGS {'converged' if result.success else 'did NOT converge'}). Labels: exact values of the "
              "endgame tables for the mover; tables split two thirds fit, one third check; the 3-dice "
-             "positions have more dice than any the fit saw.", "",
-             "| set | positions | model | mean abs error | mean error (bias) | log loss (bits) | within 0.05 |",
-             "|---|---:|---|---:|---:|---:|---:|"]
-    for name, by_model in report["scores"].items():
-        for model_name, s in by_model.items():
-            lines.append(f"| {name} | {report['positions'][name]:,} | {model_name} | {s['mean_abs_error']:.4f} | "
-                         f"{s['bias']:+.4f} | {s['log_loss_bits']:.4f} | {s['within_0.05']:.1%} |")
-    lines += ["", "| feature | weight |", "|---|---:|"]
-    lines += [f"| {n} | {w:+.4f} |" for n, w in zip(FEATURE_NAMES, model.weights)]
-    lines += [f"| bias | {bias:+.4f} |", "", "| card | weight in the mover's hand | in the opponent's |", "|---|---:|---:|"]
-    lines += [f"| {CARD_LETTERS[r]} | {a:+.4f} | {b:+.4f} |"
-              for r, a, b in zip(CARD_RANKS, model.my_card_weights, model.their_card_weights)]
+             "positions have more dice than any the fit saw.", ""]
+    lines += table(["set", "positions", "model", "mean abs error", "mean error (bias)", "log loss (bits)", "within 0.05"],
+                   [[name, f"{report['positions'][name]:,}", model_name, f"{s['mean_abs_error']:.4f}", f"{s['bias']:+.4f}",
+                     f"{s['log_loss_bits']:.4f}", f"{s['within_0.05']:.1%}"]
+                    for name, by_model in report["scores"].items() for model_name, s in by_model.items()])
+    lines += table(["feature", "weight"], [[n, f"{w:+.4f}"] for n, w in zip(FEATURE_NAMES, model.weights)]
+                   + [["bias", f"{bias:+.4f}"]])
+    lines += table(["card", "weight in the mover's hand", "in the opponent's"],
+                   [[CARD_LETTERS[r], f"{a:+.4f}", f"{b:+.4f}"]
+                    for r, a, b in zip(CARD_RANKS, model.my_card_weights, model.their_card_weights)])
     text = "\n".join(lines) + "\n"
     if args.quick:
         print(text)
