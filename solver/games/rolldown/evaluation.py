@@ -1,6 +1,9 @@
-"""The leaf evaluation of RolldownBeta for depth-limited search.
+"""RolldownBeta's leaf evaluation for depth-limited search: the frame (objectives, the player to
+move, the finished round) and the hand-made heuristic. The default estimate is the fitted one
+(:mod:`solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
+exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one.
 
-A heuristic, not a value: it estimates the probability that a player wins the round from three
+The heuristic is a guess, not a value: it estimates the probability that a player wins the round from three
 features and is always strictly inside the value bounds, so an exact result (a won round) always
 outranks it.
 
@@ -29,7 +32,7 @@ from solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, RO
 
 EVALUATIONS = ("fitted", "heuristic")
 """The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`solver.games.rolldown.fitted`)."""
-DEFAULT_EVALUATION = "heuristic"
+DEFAULT_EVALUATION = "fitted"
 
 THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
