@@ -137,7 +137,6 @@ def features(mine: Sequence[tuple[int, int]], theirs: Sequence[tuple[int, int]],
     ]
 
 
-
 def sides_and_faces(state: RolldownState, side: int) -> list[tuple[int, int]]:
     """(sides, face) of ``side``'s dice in play."""
     return [(DIE_SIDES[slot], face) for slot, face in enumerate(state.dice[side]) if face]
@@ -191,13 +190,13 @@ class FittedModel:
         return found
 
     def _estimate(self, state: RolldownState, to_move: int) -> float:
-        mine = [f for f in state.dice[to_move] if f]
-        if len(mine) == 1 and not state.first_turn[to_move] and mine[0] >= next(f for f in state.dice[1 - to_move] if f):
-            return LAST_PAIR_WIN
-        if len(mine) == 1 and not state.hands[0] and not state.hands[1] and not any(state.first_turn):
-            their = next(f for f in state.dice[1 - to_move] if f)
-            s, t = (DIE_SIDES[next(k for k, f in enumerate(row) if f)] for row in (state.dice[to_move], state.dice[1 - to_move]))
-            return min(1.0 - CLIP, max(CLIP, self.pair_values[(s, t)][(mine[0] - 1) * t + their - 1]))
+        mine, theirs = sides_and_faces(state, to_move), sides_and_faces(state, 1 - to_move)
+        if len(mine) == 1:
+            (s, f), (t, g) = mine[0], theirs[0]
+            if f >= g and not state.first_turn[to_move]:
+                return LAST_PAIR_WIN
+            if not state.hands[0] and not state.hands[1] and not any(state.first_turn):
+                return min(1.0 - CLIP, max(CLIP, self.pair_values[(s, t)][(f - 1) * t + g - 1]))
         z = max(-30.0, min(30.0, self.logit(state, to_move)))
         return min(1.0 - CLIP, max(CLIP, 1.0 / (1.0 + math.exp(-z))))
 
