@@ -1,4 +1,5 @@
-"""RolldownBeta's leaf evaluation: strictly inside the value bounds, zero-sum, and ordered sensibly."""
+"""RolldownBeta's leaf evaluations: strictly inside the value bounds and zero-sum (both), and the
+hand-made heuristic ordered sensibly (the fitted one: ``test_rolldown_evaluation_fitted.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE
 from solver.games.rolldown.state import DECIDE, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER
 
 OBJECTIVES = ("round", "points", "match")
-GAMES = {objective: Rolldown(objective=objective) for objective in OBJECTIVES}
+EVALUATIONS = ("heuristic", "fitted")
+GAMES = {objective: Rolldown(objective=objective, evaluation="heuristic") for objective in OBJECTIVES}
+BOTH = [Rolldown(objective=objective, evaluation=evaluation) for objective in OBJECTIVES for evaluation in EVALUATIONS]
 PARSE = GAMES["round"].parse  # the notation is the same under every objective; a game valuing points refuses single rounds
 DECK = [card for card, copies in DECK_COPIES.items() for _ in range(copies)]
 ROUND_POINTS = sorted({a + b for a in DIE_SIDES for b in DIE_SIDES})
@@ -58,7 +61,7 @@ def positions(draw):
 @settings(max_examples=150, deadline=None)
 @given(positions())
 def test_evaluation_is_strictly_inside_the_bounds_and_zero_sum(state):
-    for game in GAMES.values():
+    for game in BOTH:
         if not game.is_terminal(state):
             check_inside_and_zero_sum(game, state)
 
@@ -72,7 +75,7 @@ def test_evaluation_along_random_play(seed, mode, steps):
     for _ in range(steps):
         if game.is_terminal(state):
             break
-        for each in GAMES.values():
+        for each in BOTH:
             if not each.is_terminal(state):
                 check_inside_and_zero_sum(each, state)
         if game.is_chance(state):

@@ -27,7 +27,7 @@ from solver.render import to_graphviz, write_tree
 from solver.search import expectimax
 from solver.tree import TreeOptions, build_tree
 
-GAME = load_game("rolldown")
+GAME = load_game("rolldown", evaluation="heuristic")  # the figures below were worked with it
 ENDGAME = "d8:5/d6:3 a -/-"  # A can capture the last pair at once
 TWO_DICE = "d6:2,d8:5/d4:3,d6:6 a QK/-"
 MIDDLEGAME = "d4:1,d8:5,d12:7/d6:2,d10:3,d20:15 a K/5"

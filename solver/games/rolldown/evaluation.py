@@ -1,6 +1,9 @@
-"""The leaf evaluation of RolldownBeta for depth-limited search.
+"""RolldownBeta's leaf evaluation for depth-limited search: the frame (objectives, the player to
+move, the finished round) and the hand-made heuristic. The default estimate is the fitted one
+(:mod:`solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
+exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one.
 
-A heuristic, not a value: it estimates the probability that a player wins the round from three
+The heuristic is a guess, not a value: it estimates the probability that a player wins the round from three
 features and is always strictly inside the value bounds, so an exact result (a won round) always
 outranks it.
 
@@ -21,10 +24,15 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 from solver.games.rolldown.cards import DIE_SIDES
 from solver.games.rolldown.rules import RolldownRules
 from solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
+
+EVALUATIONS = ("fitted", "heuristic")
+"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`solver.games.rolldown.fitted`)."""
+DEFAULT_EVALUATION = "fitted"
 
 THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
@@ -32,8 +40,14 @@ LAST_PAIR_WIN = 0.95
 FLOOR, CEILING = 0.02, 0.98
 
 
-def evaluate(state: RolldownState, player: int, game: RolldownRules) -> float:
-    """Heuristic value of ``state`` for ``player`` in ``game``'s value bounds (its objective).
+Estimate = Callable[[RolldownState, int], float]
+"""``estimate(state, to_move)``: the chance that ``to_move``, whose decision comes next, wins the round."""
+
+
+def evaluate(state: RolldownState, player: int, game: RolldownRules, estimate: Estimate | None = None) -> float:
+    """Value of ``state`` for ``player`` in ``game``'s value bounds (its objective), from ``estimate``
+    (default: the heuristic :func:`round_win_estimate`; the fitted one is
+    :meth:`solver.games.rolldown.fitted.FittedModel.estimate`).
 
     >>> from solver.games.rolldown.rules import RolldownRules
     >>> state = RolldownState(dice=((0, 0, 5, 0, 0, 0), (3, 0, 0, 0, 0, 0)), mover=0)
@@ -47,7 +61,7 @@ def evaluate(state: RolldownState, player: int, game: RolldownRules) -> float:
     # A reroll, a Joker or a Queen in progress ends the mover's turn without a capture (the
     # Queen's second choice is only a reroll): the opponent makes the next decision that can.
     to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND) else state.mover
-    p_mover = round_win_estimate(state, to_move)
+    p_mover = (estimate or round_win_estimate)(state, to_move)
     return _scale(game, state, ROUND_POV.view(p_mover, seen_by=to_move, player=player))
 
 

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from solver.game import Deals, Game, GameError, GameType
 from solver.games.rolldown.cards import UNKNOWN
+from solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from solver.games.rolldown.evaluation import evaluate as evaluate_position
+from solver.games.rolldown.fitted import load_model
 from solver.games.rolldown.hands import possible_hands
 from solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
 from solver.games.rolldown.rules import RolldownRules
@@ -35,6 +37,7 @@ from solver.games.rolldown.state import (
     RolldownState,
 )
 from solver.rule_options import RuleOption
+from solver.strategies import DEFAULT_SOLVER_DEPTH, SolverStrategy, StrategyKind, StrategySpec, depth_option
 
 if TYPE_CHECKING:  # tables and the study load numpy: they load when asked for, not with the game
     from solver.games.rolldown.study import EndgameStudy
@@ -59,11 +62,19 @@ class Rolldown(RolldownRules, Game):
                    "signed points (first50, nine), or winning the match", choices=OBJECTIVES),
         RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
                    low=1, high=10**9),
+        RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: fitted to exact "
+                   "endgame values (fitted) or the hand-made one (heuristic)", choices=EVALUATIONS),
     )
     num_players = 2
 
-    def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
+    def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096,
+                 evaluation: str = DEFAULT_EVALUATION):
         super().__init__(ace, objective, exact_chance_limit)
+        if evaluation not in EVALUATIONS:
+            raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
+        self.evaluation = evaluation
+        # the fitted model's data file is read (and checked) now, so a damaged one is one line up front
+        self._estimate = load_model().estimate if evaluation == "fitted" else None
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
 
@@ -91,7 +102,7 @@ class Rolldown(RolldownRules, Game):
         return possible_hands(state, max_exact=max_exact, samples=samples, seed=seed)
 
     def evaluate(self, state: RolldownState, player: int) -> float:
-        return evaluate_position(state, player, self)
+        return evaluate_position(state, player, self, self._estimate)
 
     def describe_value(self) -> str:
         return {
@@ -136,6 +147,25 @@ class Rolldown(RolldownRules, Game):
         from solver.games.rolldown.study import EndgameStudy
 
         return EndgameStudy(self.ace)
+
+    def strategies(self) -> tuple:
+        """``fitted:depth=N`` and ``heuristic:depth=N``: the depth-N search with that leaf evaluation
+        whatever ``--rule evaluation`` says, so one duel can set the two against each other."""
+        return evaluation_kinds(self)
+
+
+def evaluation_kinds(game: Rolldown) -> tuple[StrategyKind, ...]:
+    """One strategy kind per leaf evaluation: the depth-N search of ``game`` with that evaluation."""
+
+    def kind(name: str) -> StrategyKind:
+        def make(_game, spec: StrategySpec) -> SolverStrategy:
+            options = {**game.options(), "evaluation": name}
+            return SolverStrategy(Rolldown(**options), spec)
+
+        return StrategyKind(name, make, f"the depth-N search's best move with the {name} leaf evaluation",
+                            (depth_option(DEFAULT_SOLVER_DEPTH),))
+
+    return tuple(kind(name) for name in EVALUATIONS)
 
 
 __all__ = ["Rolldown"]

@@ -1,0 +1,184 @@
+"""How often RolldownBeta's depth-limited search picks the exact best move, per leaf evaluation.
+
+Random positions of ``--dice`` dice a side (each side's dice drawn from the six kinds, faces
+uniform, the mover drawn too; nobody on a first turn), optionally with one card in the mover's
+hand (``--mover-cards 1``: one of the 27 physical cards, uniformly), are searched to each
+``--depths`` with the endgame tables switched off (no oracle: every leaf is the evaluation's), once
+per evaluation (``--rule evaluation=...``), and the chosen move is looked up in the exact move
+values of the tables: it is *exact* when its exact value is the best one (to 1e-9), and its *loss*
+is the best exact value less its own, in win probability. The tables each position needs are built
+into ``--tables`` first (3 dice without cards: ``dicetree tablebase build rolldown --dice 3``, about
+2.2 GiB; with a card, each position's own closure, about 2 million positions, on demand).
+
+Reported per evaluation and depth: exact best moves with their 95% (Wilson) interval, the mean
+loss with its 95% interval (normal approximation), the worst loss, the mean error of the search's
+root value against the exact value, and the time per search. Every (position, evaluation, depth)
+result is appended to ``<output>.partial.jsonl`` as it is found, so a stopped run resumes.
+
+Usage::
+
+    .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2,3
+    .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2 --mover-cards 1
+    .venv/bin/python benchmarks/rolldown_evaluation.py --positions 10 --depths 2 --quick   # no files
+
+Writes ``results/rolldown-evaluation/accuracy-<dice>dice[-card].{md,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from report import write_report
+
+from cache.store import TableStore
+from solver.games.rolldown import Rolldown, RolldownState
+from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
+from solver.games.rolldown.tablebase import Tablebase
+from solver.results import mean_and_spread, wilson_interval
+from solver.search import Searcher
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
+EVALUATIONS = ("fitted", "heuristic")
+TIE = 1e-9
+DECK = [card for card, copies in DECK_COPIES.items() for _ in range(copies)]
+
+
+def random_position(rng: random.Random, dice: int, mover_cards: int) -> RolldownState:
+    """A position of ``dice`` dice a side, faces uniform, ``mover_cards`` cards in the mover's hand."""
+    rows = []
+    for _ in (0, 1):
+        slots = set(rng.sample(range(len(DIE_SIDES)), dice))
+        rows.append(tuple(rng.randint(1, sides) if slot in slots else 0 for slot, sides in enumerate(DIE_SIDES)))
+    mover = rng.randrange(2)
+    hand = tuple(sorted(rng.sample(DECK, mover_cards)))
+    hands = (hand, ()) if mover == 0 else ((), hand)
+    return RolldownState(dice=tuple(rows), mover=mover, hands=hands)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One search of one position: the move chosen, its loss against the exact best, and figures."""
+
+    position: str
+    evaluation: str
+    depth: int
+    move: str
+    exact: bool
+    loss: float
+    value_error: float  # the search's root value less the exact value of the position
+    seconds: float
+    nodes: int
+
+
+def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int) -> Outcome:
+    started = time.perf_counter()
+    result = searcher.search(state, depth=depth)
+    seconds = time.perf_counter() - started
+    best = max(exact.values())
+    chosen = exact[result.best.name]
+    return Outcome(game.format(state), game.evaluation, depth, result.best.name, chosen >= best - TIE,
+                   best - chosen, result.value - best, seconds, result.stats.nodes)
+
+
+def summary(outcomes: list[Outcome]) -> dict:
+    n = len(outcomes)
+    hits = sum(o.exact for o in outcomes)
+    low, high = wilson_interval(hits, n)
+    loss, spread, _ = mean_and_spread([o.loss for o in outcomes])
+    half = 1.96 * spread / n**0.5 if n else 0.0
+    return {
+        "positions": n, "exact": hits, "exact_share": hits / n if n else 0.0, "exact_interval": [low, high],
+        "mean_loss": loss, "mean_loss_interval": [max(0.0, loss - half), loss + half],
+        "worst_loss": max((o.loss for o in outcomes), default=0.0),
+        "mean_abs_value_error": sum(abs(o.value_error) for o in outcomes) / n if n else 0.0,
+        "seconds_per_search": sum(o.seconds for o in outcomes) / n if n else 0.0,
+        "nodes_per_search": sum(o.nodes for o in outcomes) / n if n else 0.0,
+    }
+
+
+def load_partial(path: Path) -> dict[tuple[str, str, int], Outcome]:
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                outcome = Outcome(**json.loads(line))
+                done[(outcome.position, outcome.evaluation, outcome.depth)] = outcome
+    return done
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--dice", type=int, default=3, help="dice a side")
+    parser.add_argument("--mover-cards", type=int, default=0, choices=(0, 1, 2, 3))
+    parser.add_argument("--depths", default="2,3", help="search depths, comma-separated")
+    parser.add_argument("--evaluations", default=",".join(EVALUATIONS))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
+    parser.add_argument("--quick", action="store_true", help="print only: no results files, no checkpoint")
+    parser.add_argument("--output", default=None)
+    args = parser.parse_args(argv)
+    depths = [int(d) for d in args.depths.split(",")]
+    evaluations = args.evaluations.split(",")
+    stem = Path(args.output or RESULTS / f"accuracy-{args.dice}dice{'-card' if args.mover_cards else ''}")
+    partial = stem.with_name(stem.name + ".partial.jsonl")
+    done = {} if args.quick else load_partial(partial)
+    started = time.perf_counter()
+
+    rng = random.Random(args.seed)
+    states = [random_position(rng, args.dice, args.mover_cards) for _ in range(args.positions)]
+    games = {name: Rolldown(evaluation=name) for name in evaluations}
+    tablebase = Tablebase(TableStore(args.tables), ace="online")
+    searchers = {(name, depth): Searcher(game, cache_slots=2**18) for name, game in games.items() for depth in depths}
+    outcomes: dict[tuple[str, int], list[Outcome]] = {key: [] for key in searchers}
+    with (open(partial, "a") if not args.quick else open("/dev/null", "w")) as checkpoint:
+        for k, state in enumerate(states):
+            text = games[evaluations[0]].format(state)
+            exact = None
+            for (name, depth), searcher in searchers.items():
+                outcome = done.get((text, name, depth))
+                if outcome is None:
+                    if exact is None:
+                        tablebase.ensure(state)
+                        exact = {games[name].action_name(state, a): v for a, v in tablebase.move_values(state)}
+                    outcome = measure(games[name], searcher, state, exact, depth)
+                    checkpoint.write(json.dumps(asdict(outcome)) + "\n")
+                    checkpoint.flush()
+                outcomes[(name, depth)].append(outcome)
+            if (k + 1) % 25 == 0:
+                print(f"{k + 1}/{len(states)} positions, {time.perf_counter() - started:.0f} s", flush=True)
+
+    report = {"dice": args.dice, "mover_cards": args.mover_cards, "seed": args.seed, "positions": args.positions,
+              "results": {f"{name} depth {depth}": summary(found) for (name, depth), found in outcomes.items()}}
+    cards = f", one card in the mover's hand" if args.mover_cards == 1 else (
+        f", {args.mover_cards} cards in the mover's hand" if args.mover_cards else ", no cards")
+    command = (f"`.venv/bin/python benchmarks/rolldown_evaluation.py --positions {args.positions} --dice {args.dice} "
+               f"--mover-cards {args.mover_cards} --depths {args.depths} --evaluations {args.evaluations} "
+               f"--seed {args.seed}`")
+    lines = [f"# RolldownBeta: the search's best move against exact values, {args.dice} dice a side{cards}", "",
+             f"{command} ({time.perf_counter() - started:.0f} s, tables off in the search, exact move values "
+             "from the endgame tables). Loss: the exact best move's winning chance less the chosen move's.", "",
+             "| evaluation | depth | positions | exact best move | 95% interval | mean loss | 95% interval | "
+             "worst loss | mean abs value error | s / search | nodes / search |",
+             "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|"]
+    for key, s in report["results"].items():
+        name, _, depth = key.partition(" depth ")
+        lines.append(
+            f"| {name} | {depth} | {s['positions']} | {s['exact']} ({s['exact_share']:.1%}) | "
+            f"{s['exact_interval'][0]:.1%} – {s['exact_interval'][1]:.1%} | {s['mean_loss']:.4f} | "
+            f"{s['mean_loss_interval'][0]:.4f} – {s['mean_loss_interval'][1]:.4f} | {s['worst_loss']:.3f} | "
+            f"{s['mean_abs_value_error']:.3f} | {s['seconds_per_search']:.3f} | {s['nodes_per_search']:,.0f} |")
+    text = "\n".join(lines) + "\n"
+    if args.quick:
+        print(text)
+    else:
+        write_report(stem, text, report)
+
+
+if __name__ == "__main__":
+    main()
