@@ -43,7 +43,10 @@ EXACT_STATES = 200_000
 def fingerprint(card: Card) -> str:
     """12 hex digits of a hash of the card's definition (its class and public attributes)."""
     public = {key: value for key, value in sorted(vars(card).items()) if not key.startswith("_")}
-    text = f"{type(card).__module__}.{type(card).__qualname__}:{public!r}"
+    # Without the import root: cards of the built-in kinds keep the fingerprint (and so their stored
+    # tables) they had before the packages were installed under ``dicetree``.
+    module = type(card).__module__.removeprefix("dicetree.")
+    text = f"{module}.{type(card).__qualname__}:{public!r}"
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
