@@ -3,7 +3,7 @@
 1. **Gap to exact**, on every hand small enough to solve whole (one card; two cards up to
    ``--max-states`` states): the exact expected score of the hand from the start against the exact
    expected score of the approximation's policy (evaluated exactly, no sampling:
-   :meth:`~solver.games.dicecards.induction.HandGraph.follow`), for 50 rolls and for a short game
+   :meth:`~dicetree.solver.games.dicecards.induction.HandGraph.follow`), for 50 rolls and for a short game
    where the cards compete for rolls (``--short`` rolls).
 2. **Six-card games**: random deals of six library cards, each played by the approximation, by a
    greedy policy (the record that scores most now, the fewest tickets spent) and at random, on the
@@ -37,14 +37,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import write_report  # noqa: E402
-from solver.game import TERMINAL  # noqa: E402
-from solver.games.dicecards import DiceCards  # noqa: E402
-from solver.games.dicecards.approximation import ROLL_PRICES, ROLLOUTS, Approximation  # noqa: E402
-from solver.games.dicecards.induction import card_graph, hand_graph  # noqa: E402
-from solver.games.dicecards.rules import final_score  # noqa: E402
-from solver.games.dicecards.state import RANKS, Roll, rank_of  # noqa: E402
-from solver.games.dicecards.strategies import most_points  # noqa: E402
-from solver.games.dicecards.study import mean_interval  # noqa: E402
+from dicetree.solver.game import TERMINAL  # noqa: E402
+from dicetree.solver.games.dicecards import DiceCards  # noqa: E402
+from dicetree.solver.games.dicecards.approximation import ROLL_PRICES, ROLLOUTS, Approximation  # noqa: E402
+from dicetree.solver.games.dicecards.induction import card_graph, hand_graph  # noqa: E402
+from dicetree.solver.games.dicecards.rules import final_score  # noqa: E402
+from dicetree.solver.games.dicecards.state import RANKS, Roll, rank_of  # noqa: E402
+from dicetree.solver.games.dicecards.strategies import most_points  # noqa: E402
+from dicetree.solver.games.dicecards.study import mean_interval  # noqa: E402
 
 RESULTS = ROOT / "results" / "dicecards"
 

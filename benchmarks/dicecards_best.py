@@ -65,7 +65,7 @@ def main() -> None:
         subprocess.run([dicetree, "tablebase", "build", "dicecards", "--tables", tables], cwd=ROOT, check=True,
                        capture_output=True)
         cases = [
-            ("import of the command line alone", [python, "-c", "import cli.main"], args.repeats),
+            ("import of the command line alone", [python, "-c", "import dicetree.cli.main"], args.repeats),
             ("best --example, cold store (its cards solved first)", [dicetree, "best", "dicecards", "--example",
                                                                     "--tables", cold], 1),
             ("best --example", [dicetree, "best", "dicecards", "--example", "--tables", tables], args.repeats),

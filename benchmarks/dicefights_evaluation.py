@@ -1,6 +1,6 @@
 """How well does Dice Fights' evaluation predict who wins? The choice of its two constants.
 
-The two-player evaluation (:mod:`solver.games.dicefights.evaluation`) is the probability of winning
+The two-player evaluation (:mod:`dicetree.solver.games.dicefights.evaluation`) is the probability of winning
 a *frozen fight* (nobody buys or re-rolls again), with saved Gold counted as Core Dice at
 ``gold_per_die`` Gold each and the probability tempered (log-odds times ``k``). This script plays
 ``--games`` games between the fixed purchase policies (``dice``, ``random``, ``attack``, ``gold``,
@@ -24,11 +24,11 @@ import random
 
 import numpy as np
 
-from solver.game import CHANCE, TERMINAL
-from solver.games.dicefights import DiceFights
-from solver.games.dicefights.evaluation import SAVED_GOLD_PER_DIE, TEMPER, config, win_table
-from solver.games.dicefights.policies import MAX_ROUNDS, POLICIES
-from solver.games.dicefights.state import ROLL
+from dicetree.solver.game import CHANCE, TERMINAL
+from dicetree.solver.games.dicefights import DiceFights
+from dicetree.solver.games.dicefights.evaluation import SAVED_GOLD_PER_DIE, TEMPER, config, win_table
+from dicetree.solver.games.dicefights.policies import MAX_ROUNDS, POLICIES
+from dicetree.solver.games.dicefights.state import ROLL
 
 POLICY_NAMES = ["dice", "random", "attack", "gold"]
 

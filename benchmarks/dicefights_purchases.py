@@ -1,6 +1,6 @@
 """Which purchase order wins Dice Fights? Duels between purchase policies, with 95% intervals.
 
-The policies (:mod:`solver.games.dicefights.policies`) differ only in what they buy — they all keep
+The policies (:mod:`dicetree.solver.games.dicefights.policies`) differ only in what they buy — they all keep
 their dice and attack whom they hurt most — so the results measure the purchase order:
 ``dice`` (Core Dice; once the Cache is empty, upgrades), ``attack`` / ``defense`` / ``gold`` (save
 for that upgrade until its multiplier is at 4, then as ``dice``), ``box`` (save for the Game Box,
@@ -40,8 +40,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from solver.games.dicefights import DiceFights
-from solver.games.dicefights.policies import POLICIES, play_game
+from dicetree.solver.games.dicefights import DiceFights
+from dicetree.solver.games.dicefights.policies import POLICIES, play_game
 
 TWO_PLAYER = ["dice", "attack", "defense", "gold", "box", "random", "solver"]
 FOUR_PLAYER = ["dice", "attack", "defense", "gold", "box", "random"]

@@ -1,8 +1,8 @@
 """Fit Dicegeddon's leaf evaluation to exact values, and check it on battles it never saw.
 
-The evaluation (:mod:`solver.games.dicegeddon.evaluation`) is a logistic model of the mover's
+The evaluation (:mod:`dicetree.solver.games.dicegeddon.evaluation`) is a logistic model of the mover's
 winning chance over a few combat features. This script solves many small battles exactly (every
-pair of armies of one or two dice from the opening roll, :func:`solver.exact.solve` with the
+pair of armies of one or two dice from the opening roll, :func:`dicetree.solver.exact.solve` with the
 canonical dice order), takes every decision state with its exact value from the mover's view, and
 fits the weights by soft-label logistic regression (cross-entropy against the exact value,
 scipy's L-BFGS). Armies are split by pair: the fit sees about two thirds of the pairs, the other
@@ -30,11 +30,11 @@ import numpy as np
 from report import write_report
 from scipy.optimize import minimize
 
-from solver.exact import solve
-from solver.games.dicegeddon import evaluation
-from solver.games.dicegeddon.armies import army_name, estimated_states
-from solver.games.dicegeddon.game import CanonicalDicegeddon
-from solver.games.dicegeddon.state import KEEP, PLACE, STEP
+from dicetree.solver.exact import solve
+from dicetree.solver.games.dicegeddon import evaluation
+from dicetree.solver.games.dicegeddon.armies import army_name, estimated_states
+from dicetree.solver.games.dicegeddon.game import CanonicalDicegeddon
+from dicetree.solver.games.dicegeddon.state import KEEP, PLACE, STEP
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "dicegeddon"
 DICE = (4, 6, 8, 10, 12, 20)

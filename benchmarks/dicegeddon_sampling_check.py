@@ -25,11 +25,11 @@ from pathlib import Path
 import numpy as np
 from report import write_report
 
-from solver.strategies import parse_strategy
-from solver.games.dicegeddon.armies import DEFAULT_STRATEGY, StudyConfig, army_name, run_army_study
-from solver.games.dicegeddon.game import Dicegeddon
-from solver.games.dicegeddon.state import DEFAULT_DICE
-from solver.matrix_game import solve_matrix_game
+from dicetree.solver.strategies import parse_strategy
+from dicetree.solver.games.dicegeddon.armies import DEFAULT_STRATEGY, StudyConfig, army_name, run_army_study
+from dicetree.solver.games.dicegeddon.game import Dicegeddon
+from dicetree.solver.games.dicegeddon.state import DEFAULT_DICE
+from dicetree.solver.matrix_game import solve_matrix_game
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "dicegeddon"
 

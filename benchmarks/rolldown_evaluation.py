@@ -35,12 +35,12 @@ from pathlib import Path
 
 from report import write_report
 
-from cache.store import TableStore
-from solver.games.rolldown import Rolldown, RolldownState
-from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
-from solver.games.rolldown.tablebase import Tablebase
-from solver.results import mean_and_spread, wilson_interval
-from solver.search import Searcher
+from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown import Rolldown, RolldownState
+from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.results import mean_and_spread, wilson_interval
+from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
 EVALUATIONS = ("fitted", "heuristic")

@@ -1,6 +1,6 @@
 """Fit RolldownBeta's leaf evaluation to exact endgame values, and check it where the fit never looked.
 
-The model (:mod:`solver.games.rolldown.fitted`) is a logistic model of the mover's chance to win
+The model (:mod:`dicetree.solver.games.rolldown.fitted`) is a logistic model of the mover's chance to win
 the round. Labels are exact values from the endgame tables (``--tables``; build them first with
 ``dicetree tablebase build rolldown --dice 2``, and ``--dice 3`` for the 3-dice check; the tables with
 cards it needs, it builds):
@@ -41,11 +41,11 @@ import numpy as np
 from report import write_report
 from scipy.optimize import minimize
 
-from cache.store import TableStore
-from solver.games.rolldown import RolldownState
-from solver.games.rolldown.cards import CARD_LETTERS, DIE_SIDES
-from solver.games.rolldown.evaluation import round_win_estimate
-from solver.games.rolldown.fitted import (
+from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown import RolldownState
+from dicetree.solver.games.rolldown.cards import CARD_LETTERS, DIE_SIDES
+from dicetree.solver.games.rolldown.evaluation import round_win_estimate
+from dicetree.solver.games.rolldown.fitted import (
     CARD_RANKS,
     DATA_FILE,
     FEATURE_NAMES,
@@ -54,8 +54,8 @@ from solver.games.rolldown.fitted import (
     design_row,
     model_payload,
 )
-from solver.games.rolldown.tablebase import Tablebase
-from solver.games.rolldown.tables import Signature, all_signatures
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
 SLOT = {sides: slot for slot, sides in enumerate(DIE_SIDES)}

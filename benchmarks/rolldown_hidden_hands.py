@@ -32,10 +32,10 @@ from pathlib import Path
 
 from report import cell, write_report
 
-from solver.analysis import analyse
-from solver.games import load_game
-from solver.match import Duel
-from solver.search import Searcher
+from dicetree.solver.analysis import analyse
+from dicetree.solver.games import load_game
+from dicetree.solver.match import Duel
+from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-hidden"
 

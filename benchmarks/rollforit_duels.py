@@ -2,11 +2,11 @@
 
 Two kinds of match:
 
-* **turn order** — ``human`` in every seat (:func:`solver.match.play_game`, one game a deal, as
+* **turn order** — ``human`` in every seat (:func:`dicetree.solver.match.play_game`, one game a deal, as
   every rotation would play the same game); each game's win is credited to the place in the turn
   order (1st to move, 2nd, ...) of its winner (shared wins split), so the table shows how much
   moving first is worth at each player count (fair: 1/N each);
-* **strength** — :class:`solver.match.Match` (common random numbers, seats rotated): ``race`` (one
+* **strength** — :class:`dicetree.solver.match.Match` (common random numbers, seats rotated): ``race`` (one
   ply on the evaluation) against ``human`` (and ``random`` where the count leaves a seat), and at
   2, 4 and 8 players ``solver:depth=1`` (the search; paranoid beyond two players) against
   ``race``; each strategy's share of the wins with a 95% interval (Student's t over the deals),
@@ -32,10 +32,10 @@ from pathlib import Path
 import numpy as np
 from report import cell, write_report
 
-from solver.figures import heatmap
-from solver.games.rollforit import RollForIt
-from solver.games.rollforit.strategies import HumanStrategy
-from solver.match import Match, play_game
+from dicetree.solver.figures import heatmap
+from dicetree.solver.games.rollforit import RollForIt
+from dicetree.solver.games.rollforit.strategies import HumanStrategy
+from dicetree.solver.match import Match, play_game
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 COUNTS = (2, 3, 4, 5, 6, 7, 8)

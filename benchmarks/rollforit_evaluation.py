@@ -1,6 +1,6 @@
 """Calibrate Roll For It!'s leaf evaluation against played games: Brier score against a coin.
 
-Games are played through the one play loop (:func:`solver.match.play_game`) with the game's own
+Games are played through the one play loop (:func:`dicetree.solver.match.play_game`) with the game's own
 ``human`` strategy in every seat (it needs no evaluation, so the labels do not depend on the model
 being measured); a recording wrapper keeps every decision position. Each position is labelled with
 the mover's final share of the win. The evaluation's estimate of the mover's win chance is scored
@@ -25,10 +25,10 @@ from pathlib import Path
 
 from report import write_report
 
-from solver.games.rollforit import RollForIt, evaluation
-from solver.games.rollforit.strategies import HumanStrategy
-from solver.match import play_game
-from solver.strategies import Strategy
+from dicetree.solver.games.rollforit import RollForIt, evaluation
+from dicetree.solver.games.rollforit.strategies import HumanStrategy
+from dicetree.solver.match import play_game
+from dicetree.solver.strategies import Strategy
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 SHARPNESS_GRID = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from report import write_report
 
-from solver.games.rollforit import RollForIt, rules
-from solver.games.rollforit.state import PLACE
-from solver.games.rollforit.strategies import HumanStrategy
+from dicetree.solver.games.rollforit import RollForIt, rules
+from dicetree.solver.games.rollforit.state import PLACE
+from dicetree.solver.games.rollforit.strategies import HumanStrategy
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 

@@ -1,7 +1,7 @@
 """Roll For It! study 2: when Take Back pays, by dice on cards and the images they still leave open.
 
 Positions are taken from seeded two-player games of the ``human`` strategy: every turn start where
-the mover has dice on cards (Take Back is a choice). The solver (:class:`solver.search.Searcher`,
+the mover has dice on cards (Take Back is a choice). The solver (:class:`dicetree.solver.search.Searcher`,
 depth ``--depth`` decisions: the choice, then the roll with every placement, then the evaluation)
 ranks roll against Take Back. Positions are grouped by the mover's dice on cards (so 6 less that
 are free) and by the images those cards still leave open for the mover; each cell gives how often
@@ -27,11 +27,11 @@ import numpy as np
 from report import write_report
 from rollforit_placements import seeded_positions
 
-from solver.figures import heatmap
-from solver.games.rollforit import RollForIt, rules
-from solver.games.rollforit.state import TURN, TurnChoice
-from solver.games.rollforit.strategies import HumanStrategy
-from solver.search import Searcher
+from dicetree.solver.figures import heatmap
+from dicetree.solver.games.rollforit import RollForIt, rules
+from dicetree.solver.games.rollforit.state import TURN, TurnChoice
+from dicetree.solver.games.rollforit.strategies import HumanStrategy
+from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 MAX_OPEN = 12  # open images of the cards the mover is on, grouped at 12 and above

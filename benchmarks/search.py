@@ -1,9 +1,9 @@
 """Benchmark of the expectiminimax search on RolldownBeta (issue 2, part 7).
 
 On a fixed set of positions from 6 dice a side down to 1, each at a fixed depth, it measures for
-four configurations of :class:`solver.search.Searcher` side by side in one run — Star2 + cache (the
+four configurations of :class:`dicetree.solver.search.Searcher` side by side in one run — Star2 + cache (the
 default), Star1 + cache, Star2 without cache, Star1 without cache — and for plain
-:func:`solver.search.expectimax` where it finishes in reasonable time:
+:func:`dicetree.solver.search.expectimax` where it finishes in reasonable time:
 
 * **nodes** searched (every iteration of the iterative deepening; the searcher's own count),
 * **time** (wall clock, and this process's CPU time) and **nodes per second** (nodes / wall time),
@@ -53,8 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.games import load_game  # noqa: E402
-from solver.search import Searcher, expectimax  # noqa: E402
+from dicetree.solver.games import load_game  # noqa: E402
+from dicetree.solver.search import Searcher, expectimax  # noqa: E402
 
 TOLERANCE = 1e-9
 """Root move values of every configuration must agree to this."""
@@ -531,7 +531,7 @@ no endgame tables. The positions, each searched to a fixed depth (decisions; cha
 Configurations: **{DEFAULT}** (the default of `dicetree best`), **Star1 + cache**, **Star2, no cache**, \
 **Star1, no cache** — all `Searcher` with iterative deepening from depth 1, move ordering and the history \
 heuristic, a 2^20-slot transposition table where cached — and **expectimax**, the plain reference \
-(`solver.search.expectimax` on each root move at depth d − 1; no pruning, no cache, no iterative deepening).
+(`dicetree.solver.search.expectimax` on each root move at depth d − 1; no pruning, no cache, no iterative deepening).
 
 - **nodes**: nodes entered, every iteration included (the searcher's count; for expectimax, counted by a \
 wrapper that adds one Python call a node, about 6% of its time). `*` marks counts that differed between runs.

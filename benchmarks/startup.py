@@ -36,7 +36,7 @@ OTHERS = [["best", "--help"], ["check", "rolldown", "d8:5/d6:3 a -/-"], ["duel",
           ["tablebase", "--help"], ["study", "--help"]]
 _MODULES = """
 import sys
-from cli.main import main
+from dicetree.cli.main import main
 try:
     main.main(sys.argv[1:], prog_name="dicetree")
 except SystemExit:

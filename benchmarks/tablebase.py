@@ -95,9 +95,9 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
     """One build, in this process: figures as a dict."""
     import numpy as np
 
-    from solver.games.rolldown.cards import DIE_SIDES
-    from solver.games.rolldown.state import RolldownState
-    from solver.games.rolldown.tables import build_tables, estimate_build, probe
+    from dicetree.solver.games.rolldown.cards import DIE_SIDES
+    from dicetree.solver.games.rolldown.state import RolldownState
+    from dicetree.solver.games.rolldown.tables import build_tables, estimate_build, probe
 
     estimate = estimate_build(max_dice, max_cards, workers=workers or os.cpu_count() or 1)
     last = [0.0]
@@ -165,7 +165,7 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
 def dicetree(*args: str) -> tuple[float, str]:
     """Run the command line in a fresh process: its wall time and output (it must succeed)."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, check=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "dicetree.cli.main", *args], cwd=ROOT, check=True, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started, done.stdout
 
@@ -173,9 +173,9 @@ def dicetree(*args: str) -> tuple[float, str]:
 def open_and_stats(folder: Path) -> tuple[float, float]:
     """In this process, on tables nothing has opened yet: the time to open them for probing (the
     search's oracle) and probe one position, and the time of the figures ``tablebase stats`` prints."""
-    from cache.store import TableStore
-    from solver.games.rolldown import Rolldown
-    from solver.games.rolldown.tablebase import Tablebase
+    from dicetree.cache.store import TableStore
+    from dicetree.solver.games.rolldown import Rolldown
+    from dicetree.solver.games.rolldown.tablebase import Tablebase
 
     state = Rolldown().parse(PROBE_POSITION)
     started = time.perf_counter()
@@ -190,7 +190,7 @@ def open_and_stats(folder: Path) -> tuple[float, float]:
 def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
     """The README's commands on a fresh table folder: build (solve + store), then verify every
     stored value, stats, probe and ``best`` with and without the tables; figures as a dict."""
-    from cache.packs import PackStore
+    from dicetree.cache.packs import PackStore
 
     folder = Path(tempfile.mkdtemp(prefix="dicetree-bench-tables-"))
     try:
@@ -271,7 +271,7 @@ def four_dice_on_paper(results: dict) -> list[str]:
     r = results.get("3 dice, no cards")
     if r is None:
         return []
-    from solver.games.rolldown.tables import Signature, estimate_build, hands_up_to
+    from dicetree.solver.games.rolldown.tables import Signature, estimate_build, hands_up_to
 
     four = estimate_build(4, 0)
     four_only = four.positions - estimate_build(3, 0).positions

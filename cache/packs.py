@@ -1,6 +1,6 @@
 """Many tables to a file: the packed layout of the table store, for builds of tens of thousands of tables.
 
-One file per table (:class:`cache.store.TableStore`'s ``save``/``load``) is right for a few
+One file per table (:class:`dicetree.cache.store.TableStore`'s ``save``/``load``) is right for a few
 hundred tables; an endgame build writes tens of thousands, and a folder of that many files makes
 every save, listing and start-up slow. A :class:`PackStore` keeps tables in *packs*: one file
 holds every table a unit of work produced, with a directory of them at its end, under
@@ -51,7 +51,7 @@ Guarantees (those of one-file tables):
   pack's values, every table's SHA-256, once per file: a successful check is remembered in a
   hidden ``.<pack>.verified`` stamp beside it, keyed by the file's inode, size, modification time
   and checksum (``verify="always"``: each table on every access, ``"never"``: not at all).
-  Damage is a :class:`cache.store.CorruptTableError` naming the file.
+  Damage is a :class:`dicetree.cache.store.CorruptTableError` naming the file.
 * **Memory-mapped, safe for concurrent readers.** Packs are never changed in place: a reader maps
   the version it opened and keeps it when a writer replaces the file.
 """
@@ -75,7 +75,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cache.store import (
+from dicetree.cache.store import (
     _DTYPES,
     _HOST,
     SUFFIX as TABLE_SUFFIX,
@@ -404,7 +404,7 @@ class _Shard:
 
 
 class PackStore:
-    """Tables packed many to a file under ``root`` (default :func:`cache.store.default_root`).
+    """Tables packed many to a file under ``root`` (default :func:`dicetree.cache.store.default_root`).
 
     ``verify`` is ``"auto"`` (each table's values checked on first access in this process),
     ``"always"`` or ``"never"``. Safe to share between threads.

@@ -6,7 +6,7 @@ object of metadata. A game's own figures about a table travel in that metadata a
 named counts the game computes and labels; the store only checks and sums them
 (:meth:`TableStore.stats`). It suits up to a few hundred tables a game; builders that write tens
 of thousands (endgame tables, one per material signature) use the packed layout instead
-(:mod:`cache.packs`: many tables to a file, in folders the caller names).
+(:mod:`dicetree.cache.packs`: many tables to a file, in folders the caller names).
 
 Where the tables live (first that applies):
 
@@ -67,7 +67,7 @@ Safety:
   reader holds it keeps serving the reader the version it opened (the reader's descriptor and
   mapping belong to the old file).
 * **Damage is reported, not crashed on.** Every check names the file and what is wrong, as a
-  :class:`CorruptTableError` subclass (a :class:`~solver.game.GameError`): :class:`BadMagicError`,
+  :class:`CorruptTableError` subclass (a :class:`~dicetree.solver.game.GameError`): :class:`BadMagicError`,
   :class:`TableVersionError`, :class:`TruncatedTableError`, :class:`ChecksumMismatchError`. The
   header, its layout and the metadata are checked on every load; the values are checked against
   their SHA-256 on load for small tables, and for large (memory-mapped) ones on first access, once
@@ -98,7 +98,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 __all__ = [
     "ENV_VAR",

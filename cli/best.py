@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
-from solver.game import GameError
+from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
+from dicetree.solver.game import GameError
 
 DEFAULT_TIME = 5.0
 INTERRUPTED = 130
@@ -63,7 +63,7 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
     Example:
       dicetree best rolldown "d6:2,d8:5/d4:3,d6:6 a QK/-" --top 5
     """
-    from solver.simultaneous import has_simultaneous_moves
+    from dicetree.solver.simultaneous import has_simultaneous_moves
 
     game = load_with_rules(game_name, rules)
     if example or position is None:
@@ -90,8 +90,8 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
 def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, hands_exact, hand_samples, seed, star2,
                 use_cache, exact, max_states, no_tables, tables_dir) -> None:
     """Games whose players take turns: the search (or the exact values) averaged over hidden hands."""
-    from solver.advice import turn_engine
-    from solver.analysis import Analysis, analyse, exact_within_reach
+    from dicetree.solver.advice import turn_engine
+    from dicetree.solver.analysis import Analysis, analyse, exact_within_reach
 
     engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=not no_tables, exact=exact,
                          max_states=max_states, star2=star2, use_cache=use_cache)
@@ -138,8 +138,8 @@ def _stopped_note(depth: int) -> str:
 
 def _best_simultaneous(game, state, depth, time_limit, top, as_json, seed, no_cache) -> None:
     """Games with simultaneous moves: each player's choices, values and optimal mixed strategy."""
-    from solver.analysis import simultaneous_json
-    from solver.simultaneous import SimultaneousSearcher
+    from dicetree.solver.analysis import simultaneous_json
+    from dicetree.solver.simultaneous import SimultaneousSearcher
 
     searcher = SimultaneousSearcher(game, seed=seed, use_cache=not no_cache)
     completed: list = []

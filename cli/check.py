@@ -15,7 +15,7 @@ import json
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option
 
 
 @click.command(cls=PositionCommand)
@@ -30,7 +30,7 @@ def check(game_name: str, position: str, as_json: bool, rules: tuple[str, ...]) 
     Example:
       dicetree check rolldown "d8:5/d6:3 a -/-"
     """
-    from solver.analysis import check_position
+    from dicetree.solver.analysis import check_position
 
     game = load_with_rules(game_name, rules)
     answer = check_position(game, game.parse(position))

@@ -2,7 +2,7 @@
 
 A game for two players only is a duel (A's win rate, each deal played twice with the seats
 swapped); a game for more players is a match of two or more strategies (each strategy's share of
-the wins against its fair share, the seats rotated). Both run :class:`solver.match.Match`.
+the wins against its fair share, the seats rotated). Both run :class:`dicetree.solver.match.Match`.
 
 Usage::
 
@@ -19,13 +19,13 @@ import json
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
-from cli.progress import progress_bar
-from solver.game import GameError
-from solver.rule_options import split_rule
-from solver.match import Duel, Match
-from solver.results import MatchLog, format_duel, format_match
-from solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
+from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from dicetree.cli.progress import progress_bar
+from dicetree.solver.game import GameError
+from dicetree.solver.rule_options import split_rule
+from dicetree.solver.match import Duel, Match
+from dicetree.solver.results import MatchLog, format_duel, format_match
+from dicetree.solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 
 _BUILT_IN = (
     f"{', '.join(kind.usage() for kind in TURN_KINDS)} where players take turns; "

@@ -30,7 +30,7 @@ The JSON API behind it (every answer JSON; every error ``{"error": "<one line>"}
 ========================  ===========================================================================
 
 Every call takes ``rule=NAME=VALUE`` (repeatable) for a game's rule options. ``best``, ``tree`` and
-``probe`` run in a worker process of their own (:mod:`cli.jobs`) under the ``job`` id the page
+``probe`` run in a worker process of their own (:mod:`dicetree.cli.jobs`) under the ``job`` id the page
 gives (one per tab), so tabs never wait for each other and a search can be cancelled.
 """
 
@@ -43,12 +43,12 @@ from typing import Any
 
 import click
 
-from cli.jobs import Cancelled, Jobs
-from cli.options import load_with_rules, tables_option
-from solver.advice import advise
-from solver.game import Game, GameError
-from solver.games import GAMES, game_class, game_names
-from solver.session import Line, node_of
+from dicetree.cli.jobs import Cancelled, Jobs
+from dicetree.cli.options import load_with_rules, tables_option
+from dicetree.solver.advice import advise
+from dicetree.solver.game import Game, GameError
+from dicetree.solver.games import GAMES, game_class, game_names
+from dicetree.solver.session import Line, node_of
 
 WEB = Path(__file__).with_name("web")
 PICTURES = (".png", ".svg", ".jpg", ".jpeg", ".gif")
@@ -90,7 +90,7 @@ def rules_json(name: str, rules: tuple[str, ...]) -> dict[str, Any]:
 
 
 def position_json(name: str, rules: tuple[str, ...], position: str) -> dict[str, Any]:
-    """The canonical position and what may be played there (:func:`solver.session.node_of`)."""
+    """The canonical position and what may be played there (:func:`dicetree.solver.session.node_of`)."""
     game = _game(name, rules)
     node = node_of(game, game.parse(position))
     return {"game": name, **node.to_json(), "text": node.text()}
@@ -123,9 +123,9 @@ def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | Non
 
 
 def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: int | None) -> str:
-    """The decision tree below ``position`` drawn by :mod:`solver.render`, as SVG text."""
-    from solver.picture import TreePicture
-    from solver.tree import TreeOptions, build_tree
+    """The decision tree below ``position`` drawn by :mod:`dicetree.solver.render`, as SVG text."""
+    from dicetree.solver.picture import TreePicture
+    from dicetree.solver.tree import TreeOptions, build_tree
 
     game = _game(name, rules)
     return TreePicture(build_tree(game, game.parse(position), TreeOptions(depth=depth, top=top))).svg()
@@ -170,7 +170,7 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
 
     results = results if results is not None else _default_results()
     # Workers fork from a server that has imported every game already, so a search starts at once.
-    jobs = Jobs(workers=workers, preload=("cli.explore", *(spec.partition(":")[0] for spec in GAMES.values())))
+    jobs = Jobs(workers=workers, preload=("dicetree.cli.explore", *(spec.partition(":")[0] for spec in GAMES.values())))
 
     def params(request: Request) -> tuple[str, tuple[str, ...], str]:
         query = request.query_params

@@ -9,7 +9,7 @@ stops it (the process is terminated: nothing in the solver needs to cooperate), 
 progress lines (``report(text)``) are kept for :meth:`Jobs.progress`.
 
 A job function is a module-level function ``fn(*args, report=callback)`` whose arguments and answer
-pickle; a :class:`~solver.game.GameError` it raises comes back as the same one-line error.
+pickle; a :class:`~dicetree.solver.game.GameError` it raises comes back as the same one-line error.
 
     >>> import asyncio
     >>> jobs = Jobs()
@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 POLL = 0.02
 """Seconds between looks at a running job (its answer, its progress, the page gone away)."""

@@ -2,7 +2,7 @@
 
 Every user error (a malformed position, an unknown game or option, a bad value, a path that
 cannot be written) is one line on stderr and exit status 2, never a traceback: the engine's own
-errors (:class:`solver.game.GameError`) and click's usage errors alike, the latter with a hint
+errors (:class:`dicetree.solver.game.GameError`) and click's usage errors alike, the latter with a hint
 naming the help to read.
 
 A command's module is imported when the command runs (or its help is shown), never at start-up,
@@ -16,7 +16,7 @@ from importlib import import_module
 
 import click
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 MAX_MESSAGE = 300
 """No error line is longer than this."""
@@ -24,25 +24,25 @@ INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells give it."""
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "best": ("cli.best", "Rank every legal move of a position, best first, with values and losses.",
+    "best": ("dicetree.cli.best", "Rank every legal move of a position, best first, with values and losses.",
              'dicetree best rolldown "d6:2,d8:5/d4:3,d6:6 a QK/-" --top 5'),
-    "check": ("cli.check", "Read a position without searching: canonical form, turn, legal moves.",
+    "check": ("dicetree.cli.check", "Read a position without searching: canonical form, turn, legal moves.",
               'dicetree check rolldown "d8:5/d6:3 a -/-"'),
-    "duel": ("cli.duel", "Play strategies against each other and report win rates with intervals.",
+    "duel": ("dicetree.cli.duel", "Play strategies against each other and report win rates with intervals.",
              "dicetree duel rolldown --a solver:depth=1 --b random --games 40"),
-    "explore": ("cli.explore", "Explore positions in the browser: ranked moves, lines, trees, play.",
+    "explore": ("dicetree.cli.explore", "Explore positions in the browser: ranked moves, lines, trees, play.",
                 "dicetree explore --port 8765"),
-    "notation": ("cli.notation", "Print a game's position notation with examples.", "dicetree notation rolldown"),
-    "play": ("cli.play", "Play a game against the engine at a prompt, then review your moves.",
+    "notation": ("dicetree.cli.notation", "Print a game's position notation with examples.", "dicetree notation rolldown"),
+    "play": ("dicetree.cli.play", "Play a game against the engine at a prompt, then review your moves.",
              "dicetree play rolldown"),
-    "rules": ("cli.rules", "List a game's declared facts and its rule options.", "dicetree rules dicefights"),
-    "study": ("cli.study", "Run a game's own study: values over a family of positions.",
+    "rules": ("dicetree.cli.rules", "List a game's declared facts and its rule options.", "dicetree rules dicefights"),
+    "study": ("dicetree.cli.study", "Run a game's own study: values over a family of positions.",
               "dicetree study rolldown --mine d8 --theirs d6 --hand K/- -o d8-d6-K"),
-    "tablebase": ("cli.tablebase", "Build, probe and list stored exact values (endgame tables).",
+    "tablebase": ("dicetree.cli.tablebase", "Build, probe and list stored exact values (endgame tables).",
                   "dicetree tablebase build rolldown --dice 2 --cards 1"),
-    "tree": ("cli.tree", "Draw the decision tree below a position with Graphviz.",
+    "tree": ("dicetree.cli.tree", "Draw the decision tree below a position with Graphviz.",
              'dicetree tree rolldown "d8:2/d6:5 a K/-" --exact -o endgame.svg'),
-    "help": ("cli.main", "Show the help of dicetree or of one of its commands.", "dicetree help best"),
+    "help": ("dicetree.cli.main", "Show the help of dicetree or of one of its commands.", "dicetree help best"),
 }
 """Command name -> (its module, its one-line summary, one example): what ``dicetree --help`` shows
 without importing any command (a command's module holds a click command of the same name)."""
@@ -81,7 +81,7 @@ class DicetreeGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list from :data:`COMMANDS` (no command is imported to show it), the games, and
         one example per command."""
-        from solver.games import game_names
+        from dicetree.solver.games import game_names
 
         with formatter.section("Commands"):
             formatter.write_dl([(name, summary) for name, (_, summary, _) in sorted(COMMANDS.items())])

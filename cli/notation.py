@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.options import game_argument, load_with_rules, rule_option
+from dicetree.cli.options import game_argument, load_with_rules, rule_option
 
 
 @click.command()

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
-from solver.game import Game
-from solver.games import game_names, load_game
-from solver.rule_options import RuleOption, split_rule
+from dicetree.solver.game import Game
+from dicetree.solver.games import game_names, load_game
+from dicetree.solver.rule_options import RuleOption, split_rule
 
 game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(game_names()))
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
-from solver.advice import Advice, advise, choices_of
-from solver.game import Game, GameError, State
-from solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, SIMULTANEOUS_KIND, TERMINAL_KIND, Line
-from solver.simultaneous import SimultaneousResult, sample_choice
+from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
+from dicetree.solver.advice import Advice, advise, choices_of
+from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, SIMULTANEOUS_KIND, TERMINAL_KIND, Line
+from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
 DEFAULT_DEPTH = 2
 HELP = "a move by its name; ? ranks the moves; undo takes your last move back; quit stops"

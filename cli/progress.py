@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from solver.providers import Progress
+from dicetree.solver.providers import Progress
 
 LINE_EVERY = 5.0
 """Seconds between progress lines where stderr is not a terminal."""

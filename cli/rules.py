@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from cli.options import game_argument
-from solver.games import game_class
+from dicetree.cli.options import game_argument
+from dicetree.solver.games import game_class
 
 
 @click.command()

@@ -16,9 +16,9 @@ import json
 
 import click
 
-from cli.options import FullSummaries, click_option, load_with_rules, rule_option, tables_option
-from cli.progress import progress_bar
-from solver.games import game_class, game_names, load_game
+from dicetree.cli.options import FullSummaries, click_option, load_with_rules, rule_option, tables_option
+from dicetree.cli.progress import progress_bar
+from dicetree.solver.games import game_class, game_names, load_game
 
 
 class StudyGroup(FullSummaries):

@@ -7,7 +7,7 @@ Usage::
     dicetree tablebase stats
 
 What a build takes and what a probe answers come from the game's provider
-(``Game.exact_provider``, :class:`solver.providers.ExactValues`): this module knows no game.
+(``Game.exact_provider``, :class:`dicetree.solver.providers.ExactValues`): this module knows no game.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import json
 
 import click
 
-from cli.options import FullSummaries, PositionCommand, click_option, load_with_rules, rule_option, tables_option
-from cli.progress import progress_bar
-from solver.games import game_class, game_names, load_game
+from dicetree.cli.options import FullSummaries, PositionCommand, click_option, load_with_rules, rule_option, tables_option
+from dicetree.cli.progress import progress_bar
+from dicetree.solver.games import game_class, game_names, load_game
 
 
 def _table_games() -> list[str]:

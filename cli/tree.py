@@ -12,9 +12,9 @@ import json
 
 import click
 
-from cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
-from solver.render import FORMATS, write_tree
-from solver.tree import TreeOptions, build_tree
+from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from dicetree.solver.render import FORMATS, write_tree
+from dicetree.solver.tree import TreeOptions, build_tree
 
 _defaults = TreeOptions()
 

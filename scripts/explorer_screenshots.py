@@ -57,7 +57,7 @@ def serve(results: Path | None = None) -> Iterator[str]:
     port = free_port()
     command = [str(ROOT / ".venv" / "bin" / "dicetree"), "explore", "--port", str(port)]
     if not Path(command[0]).exists():
-        command = [sys.executable, "-m", "cli.main", "explore", "--port", str(port)]
+        command = [sys.executable, "-m", "dicetree.cli.main", "explore", "--port", str(port)]
     if results is not None:
         command += ["--results", str(results)]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -132,7 +132,7 @@ def main() -> None:
     if reason:
         sys.exit(f"cannot take screenshots: {reason}")
     sys.path.insert(0, str(ROOT))
-    from solver.games import game_names
+    from dicetree.solver.games import game_names
 
     args.output.mkdir(parents=True, exist_ok=True)
     with serve() as address:

@@ -28,11 +28,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cache.store import TableStore  # noqa: E402
-from solver.games.rolldown.cards import DIE_SIDES  # noqa: E402
-from solver.games.rolldown.tablebase import Tablebase  # noqa: E402
-from solver.figures import heatmap, write_csv  # noqa: E402
-from solver.games.rolldown.study import Study, StudySpec, run_study, write_study  # noqa: E402
+from dicetree.cache.store import TableStore  # noqa: E402
+from dicetree.solver.games.rolldown.cards import DIE_SIDES  # noqa: E402
+from dicetree.solver.games.rolldown.tablebase import Tablebase  # noqa: E402
+from dicetree.solver.figures import heatmap, write_csv  # noqa: E402
+from dicetree.solver.games.rolldown.study import Study, StudySpec, run_study, write_study  # noqa: E402
 
 CARDS = ("K", "J", "Q", "X", "5")
 #: (file stem, --mine, --theirs, --hand) of the per-face studies.

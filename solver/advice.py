@@ -1,12 +1,12 @@
 """The engine's advice at a position, whatever kind of game: what ``dicetree best`` answers.
 
-:func:`advise` runs the same analysis as ``dicetree best``: :func:`solver.analysis.analyse` where
+:func:`advise` runs the same analysis as ``dicetree best``: :func:`dicetree.solver.analysis.analyse` where
 players take turns (stored exact values probed where the game has them), the
-:class:`~solver.simultaneous.SimultaneousSearcher` where they choose at once. Its answer's
+:class:`~dicetree.solver.simultaneous.SimultaneousSearcher` where they choose at once. Its answer's
 ``to_json()`` is what ``best --json`` prints. :func:`choices_of` reads one player's ranked
 options from either answer, for an engine seat or a review of a person's moves.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
     >>> [(m.name, round(m.value, 3)) for m in choices_of(answer, 0)]
@@ -23,12 +23,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple, Union
 
-from solver.analysis import Analysis, analyse, solved_exactly
-from solver.game import Game, GameError, State
-from solver.providers import ExactValues
-from solver.ranking import MoveValue
-from solver.search import Searcher, SearchResult
-from solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
+from dicetree.solver.analysis import Analysis, analyse, solved_exactly
+from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.providers import ExactValues
+from dicetree.solver.ranking import MoveValue
+from dicetree.solver.search import Searcher, SearchResult
+from dicetree.solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
 
 Advice = Union[Analysis, SimultaneousResult]
 

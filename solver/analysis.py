@@ -6,7 +6,7 @@ move's value with the positions' weights — the mover picks one move without kn
 position is real. (Averaging lets the search of each position see the hidden cards; this is the
 usual "perfect-information Monte Carlo" estimate and is said so in the output.)
 
->>> from solver.games import load_game
+>>> from dicetree.solver.games import load_game
 >>> game = load_game("rolldown")
 >>> analysis = analyse(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
 >>> analysis.best, analysis.value
@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from solver.game import Game, GameError, State
-from solver.limits import SearchLimits, SearchStats
-from solver.paranoid import meaning as paranoid_meaning
-from solver.ranking import MoveValue, rank_moves
-from solver.search import Searcher, SearchResult
+from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.limits import SearchLimits, SearchStats
+from dicetree.solver.paranoid import meaning as paranoid_meaning
+from dicetree.solver.ranking import MoveValue, rank_moves
+from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
-    from solver.simultaneous import SimultaneousResult
+    from dicetree.solver.simultaneous import SimultaneousResult
 
 
 SCHEMA = "dicetree.best/1"
@@ -383,17 +383,17 @@ def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> l
 
 
 def solved_exactly(game: Game, state: State, max_states: int = 2_000_000) -> SearchResult:
-    """Every move's exact value at ``state`` from :func:`solver.exact.solve` of its whole state
+    """Every move's exact value at ``state`` from :func:`dicetree.solver.exact.solve` of its whole state
     graph (cycles included), as a search result for :func:`analyse`'s ``exact``. Raises
     :class:`GameError` (with the count) when more than ``max_states`` states are reachable.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicegeddon")
     >>> result = solved_exactly(game, game.parse("d4:3a/d4:3a a 20"))
     >>> result.moves[0].name, round(result.value, 6), result.exact   # 64/125
     ('A1>1', 0.512, True)
     """
-    from solver.exact import solve  # numpy, networkx and scipy.sparse: loaded by the first exact answer
+    from dicetree.solver.exact import solve  # numpy, networkx and scipy.sparse: loaded by the first exact answer
 
     started = time.perf_counter()
     solution = solve(game, state, max_states=max_states)
@@ -420,7 +420,7 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
     themselves (their optional ``within_reach(state)``); for any other game, a whole state graph of
     at most :data:`REACH_STATES` states is within reach of ``--exact``.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicegeddon")
     >>> exact_within_reach(game, game.parse("d4:3a/d4:3a a 20"), None)
     'the whole state graph has 213 states: `--exact` solves it'
@@ -430,7 +430,7 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
         return (reach(state) or "") if reach is not None else ""
     if game.game_type.hidden_information or game.game_type.simultaneous:
         return ""
-    from solver.state_graph import build_graph
+    from dicetree.solver.state_graph import build_graph
 
     try:
         graph = build_graph(game, state, REACH_STATES)
@@ -471,14 +471,14 @@ def check_position(game: Game, state: State, hands_exact: int = 100, hand_sample
     information allows is dealt (as ``best`` deals them) and must give the mover the same moves;
     a position ``best`` could not search raises its one-line :class:`GameError` here.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> print(check_position(game, game.parse("d8:5/d6:3  a -/-")).to_text())
     Position  d8:5/d6:3 a -/-
     Turn      A to move
     A has 3 legal moves: d8xd6, roll a.d8, roll b.d6
     """
-    from solver.game import CHANCE, SIMULTANEOUS, TERMINAL
+    from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL
 
     name = game.game_type.short_name
     position = game.format(state)

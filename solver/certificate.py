@@ -1,12 +1,12 @@
 """The certificate of an exact solution, and the moves it recommends.
 
-After :mod:`solver.strategy_iteration` has solved a state graph, :func:`certify` picks each
+After :mod:`dicetree.solver.strategy_iteration` has solved a state graph, :func:`certify` picks each
 player's recommended move and checks, for the whole graph and the final values ``v``, that ``v``
 is the value of the game::
 
-    >>> from solver.games import load_game
-    >>> from solver.state_graph import build_graph, generations
-    >>> from solver.strategy_iteration import solve_generations
+    >>> from dicetree.solver.games import load_game
+    >>> from dicetree.solver.state_graph import build_graph, generations
+    >>> from dicetree.solver.strategy_iteration import solve_generations
     >>> game = load_game("rolldown")
     >>> graph = build_graph(game, game.parse("d4:1/d4:3 a -/-"))
     >>> order = generations(graph)[0]
@@ -48,10 +48,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.state_graph import (
+from dicetree.solver.state_graph import (
     CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, Generation, StateGraph, attractor, edge_ranges, first_in_segment,
 )
-from solver.strategy_iteration import Component, bellman
+from dicetree.solver.strategy_iteration import Component, bellman
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def certify(
 ) -> tuple[np.ndarray, np.ndarray, Certificate]:
     """The recommended edge per decision state (global edge index, -1 elsewhere), the never-ending
     states (a mask) and the certificate of the values ``w`` (shifted by the draw value) that
-    :func:`~solver.strategy_iteration.solve_generations` found with ``order`` and ``components``.
+    :func:`~dicetree.solver.strategy_iteration.solve_generations` found with ``order`` and ``components``.
     Moves within ``tie`` of the best are tied; ``eps`` is the policy evaluation's target residual."""
     choice, attractor_ok = recommend(graph, w, tie)
     never = never_ending(graph, choice)

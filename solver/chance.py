@@ -3,10 +3,10 @@
 A chance node with more outcomes than ``game.exact_chance_limit`` (a RolldownBeta Joker rerolling
 four dice, Dice Fights' round-start roll) is estimated from ``samples`` outcomes drawn with a
 generator seeded from the seed and the node's cache key, so the same node always gets the same
-sample: in every search, in :func:`solver.search.expectimax`, in a tree. Both searchers and
-:mod:`solver.tree` read chance nodes through this module::
+sample: in every search, in :func:`dicetree.solver.search.expectimax`, in a tree. Both searchers and
+:mod:`dicetree.solver.tree` read chance nodes through this module::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> position = game.parse("d8:5/d6:3 a -/-")
     >>> rolling = game.apply(position, game.parse_action(position, "roll b.d6"))
@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from solver.game import Action, Game, GameError, State
+from dicetree.solver.game import Action, Game, GameError, State
 
 
 def chance_distribution(

@@ -6,7 +6,7 @@ from the end of the game backwards, so each component only waits on components a
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> solution = solve(game, game.parse("d4:1/d4:3 a -/-"))
     >>> round(solution.value(solution.root), 12)  # 1/7: see tests/test_exact.py for the algebra
@@ -34,12 +34,12 @@ state pays 0) it has a value and optimal *positional* strategies (Liggett and Li
 
 How: three modules, one step each
 ---------------------------------
-* :mod:`solver.state_graph` explores every reachable state into index arrays and orders the
+* :mod:`dicetree.solver.state_graph` explores every reachable state into index arrays and orders the
   strongly connected components from the end of the game backwards;
-* :mod:`solver.strategy_iteration` solves them in that order: states on no cycle by one
+* :mod:`dicetree.solver.strategy_iteration` solves them in that order: states on no cycle by one
   vectorized Bellman step, each cyclic component by strategy iteration with exact policy
   evaluation (it explains why value iteration alone lands on the wrong fixed point);
-* :mod:`solver.certificate` picks the recommended moves (progress among tied moves) and checks the
+* :mod:`dicetree.solver.certificate` picks the recommended moves (progress among tied moves) and checks the
   result: Bellman residual, the attractor conditions, and the recommended moves' own values.
 
 :func:`solve` runs the three and returns an :class:`ExactSolution`.
@@ -51,13 +51,13 @@ import time
 
 import numpy as np
 
-from solver.certificate import Certificate, certify
-from solver.game import Action, Game, GameError, State
-from solver.ranking import MoveValue
-from solver.state_graph import (
+from dicetree.solver.certificate import Certificate, certify
+from dicetree.solver.game import Action, Game, GameError, State
+from dicetree.solver.ranking import MoveValue
+from dicetree.solver.state_graph import (
     CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, StateGraph, build_graph, generations,
 )
-from solver.strategy_iteration import IterationCounts, solve_generations
+from dicetree.solver.strategy_iteration import IterationCounts, solve_generations
 
 
 # ----- solving ----------------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def solve(
     ``warm_start=False`` skips the value-iteration warm start (strategy iteration then starts from
     each player's first move: slower, the same values; useful to test strategy iteration alone).
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> solution = solve(game, game.parse("d6:2/d6:5 a -/-"))
     >>> solution.num_states, solution.num_components, round(solution.value(solution.root), 9)  # 13/170
@@ -125,7 +125,7 @@ class ExactSolution:
 
     ``value(state)`` is player 0's value; :meth:`move_values` gives every legal move's value from
     the mover's view, best first, ties flagged; :meth:`best_action` the recommended move.
-    ``certificate`` holds the checks (:mod:`solver.certificate`); ``residual``, ``policy_error``,
+    ``certificate`` holds the checks (:mod:`dicetree.solver.certificate`); ``residual``, ``policy_error``,
     ``attractor_conditions`` and ``never_ending_error`` read them.
     """
 

@@ -18,7 +18,7 @@ Who acts at a state is given by :meth:`Game.current_player`:
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> state = game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
     >>> game.current_player(state)
@@ -159,7 +159,7 @@ class Game(ABC):
     """Rules of one game with fixed options.
 
     Subclasses declare :attr:`game_type` (their facts) and :attr:`rule_options` (what a user may
-    change, see :mod:`solver.rule_options`) once, as class attributes.
+    change, see :mod:`dicetree.solver.rule_options`) once, as class attributes.
     """
 
     game_type: GameType
@@ -340,7 +340,7 @@ class Game(ABC):
         return ((bounds.low + bounds.high) / 2,) * self.num_players
 
     def strategies(self) -> tuple:
-        """The game's own kinds of strategy (:class:`solver.strategies.StrategyKind` records), which
+        """The game's own kinds of strategy (:class:`dicetree.solver.strategies.StrategyKind` records), which
         duels offer besides the built-in ones (one of the same name replaces the built-in). The
         default: none."""
         return ()

@@ -1,6 +1,6 @@
 """What a search may spend and what it spent, and the iterative deepening that keeps to the limits.
 
-Both searchers (:class:`solver.search.Searcher`, :class:`solver.simultaneous.SimultaneousSearcher`)
+Both searchers (:class:`dicetree.solver.search.Searcher`, :class:`dicetree.solver.simultaneous.SimultaneousSearcher`)
 take the same :class:`SearchLimits` (as python-chess's ``engine.Limit``), deepen with the same
 :func:`deepen` and report the same :class:`SearchStats`::
 
@@ -10,7 +10,7 @@ take the same :class:`SearchLimits` (as python-chess's ``engine.Limit``), deepen
     >>> SearchLimits(depth=0)
     Traceback (most recent call last):
     ...
-    solver.game.GameError: the search depth must be at least 1, not 0
+    dicetree.solver.game.GameError: the search depth must be at least 1, not 0
     >>> total = SearchStats(nodes=300, cache_probes=40, cache_hits=10) + SearchStats(nodes=100, elapsed=0.5)
     >>> total.nodes, total.cache_hit_rate, total.nodes_per_second
     (400, 0.25, 800.0)
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TypeVar
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 MAX_DEPTH = 64
 """Iterative deepening under a time limit alone stops at this depth at the latest."""

@@ -3,7 +3,7 @@
 :func:`play_game` is THE play loop: every played game of dicetree (duels, matches, studies that
 sample, a game's own benchmarks) goes through it. Chance draws from one stream, each strategy
 chooses from its own; at a simultaneous node every player with a choice is asked; a game still
-running at its :class:`~solver.game.TurnLimit` is stopped and scored by ``Game.stopped_returns``.
+running at its :class:`~dicetree.solver.game.TurnLimit` is stopped and scored by ``Game.stopped_returns``.
 
 A :class:`Match` seats ``k`` strategies among ``n`` players (``k`` divides ``n``): the seats hold
 the strategies in turn (A B .. A B ..), and every deal is played ``k`` times with the strategies
@@ -14,15 +14,15 @@ seeded stream of chance outcomes, so the luck of the dice largely cancels and th
 remains is the strategies'. A :class:`Duel` is the two-seat case: each deal twice, seats swapped.
 
 **What a seat sees.** Each strategy chooses from its own player's observation
-(:meth:`~solver.game.Game.observe`) — in RolldownBeta its own hand, not the opponent's — unless
-its spec says ``all-seeing`` (:mod:`solver.strategies`).
+(:meth:`~dicetree.solver.game.Game.observe`) — in RolldownBeta its own hand, not the opponent's — unless
+its spec says ``all-seeing`` (:mod:`dicetree.solver.strategies`).
 
 **Parallel and deterministic.** Each deal depends only on the seed and its index, so ``jobs``
 worker processes give the same games and the same result as one.
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> result = run_duel(game, "greedy", "random", games=4, seed=1,
     ...                   start=game.parse("d8:5,d6:2/d6:3,d4:4 a -/-"))
@@ -40,9 +40,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, State
-from solver.results import GameRecord, MatchResult, letters, seat_scores
-from solver.strategies import Strategy, StrategySpec, make_strategy, parse_strategy
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, State
+from dicetree.solver.results import GameRecord, MatchResult, letters, seat_scores
+from dicetree.solver.strategies import Strategy, StrategySpec, make_strategy, parse_strategy
 
 
 # ----- one game ------------------------------------------------------------------------------------
@@ -63,8 +63,8 @@ def play_game(
     ``chance``. After ``turn_limit`` turns (default: the game's) the game is stopped.
 
     >>> import random
-    >>> from solver.games import load_game
-    >>> from solver.strategies import RandomStrategy
+    >>> from dicetree.solver.games import load_game
+    >>> from dicetree.solver.strategies import RandomStrategy
     >>> game = load_game("rolldown")
     >>> seats = (RandomStrategy(), RandomStrategy())
     >>> record = play_game(game, seats, (0, 1), game.parse("d8:5/d6:3 a -/-"), random.Random(1),
@@ -126,11 +126,11 @@ class Match:
     starts or from ``start``; ``turn_limit`` overrides the game's. Checked when made; picklable
     (worker processes get a copy).
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> Match(load_game("dicefights", players=4), ("greedy", "attack", "random"), games=6)
     Traceback (most recent call last):
     ...
-    solver.game.GameError: 4 players need 2 or 4 strategies (each holds the same number of seats), not 3
+    dicetree.solver.game.GameError: 4 players need 2 or 4 strategies (each holds the same number of seats), not 3
     """
 
     game: Game
@@ -235,11 +235,11 @@ class Duel(Match):
     """A match of two strategies ``a`` and ``b`` in a two-player game: ``games`` (even: ``games / 2``
     deals) with each deal played twice, A as player 0 and then as player 1.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> Duel(load_game("rolldown"), "greedy", "random", games=3)
     Traceback (most recent call last):
     ...
-    solver.game.GameError: --games must be even and at least 2 (each deal is played twice, seats swapped), not 3
+    dicetree.solver.game.GameError: --games must be even and at least 2 (each deal is played twice, seats swapped), not 3
     """
 
     def __init__(self, game: Game, a: StrategySpec | str, b: StrategySpec | str, games: int, seed: int | str = 0,

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 PROBABILITY_EPSILON = 1e-9
 """Strategy entries below this are rounding noise of the LP and set to 0."""

@@ -1,6 +1,6 @@
 """The paranoid reduction: a game of three or more players seen as a duel of one player against the rest.
 
-Expectiminimax with pruning (:class:`solver.search.Searcher`) needs two sides whose values add up to
+Expectiminimax with pruning (:class:`dicetree.solver.search.Searcher`) needs two sides whose values add up to
 a constant. A game for N > 2 players taking turns becomes one, for a *focus* player, by the
 paranoid reduction (Sturtevant and Korf 2000): the focus player maximizes their own value, every
 other player minimizes it, as if all the others played together against them. The value is then
@@ -12,7 +12,7 @@ themselves). Two-player search is reused whole: Star1/Star2, the cache, move ord
 are the focus player's; a terminal's and an evaluation's are the focus player's return and
 evaluation in the game itself::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rollforit", players=3)
     >>> state = game.parse(game.example_position())
     >>> view = ParanoidView(game, focus=game.current_player(state))
@@ -22,7 +22,7 @@ evaluation in the game itself::
 
 from __future__ import annotations
 
-from solver.game import Game, State
+from dicetree.solver.game import Game, State
 
 METHOD = "paranoid reduction"
 MEANING = (

@@ -1,11 +1,11 @@
 """A decision tree as a picture that shows itself: SVG text for a page, and in Jupyter.
 
-:class:`TreePicture` wraps a :class:`~solver.tree.DecisionTree` drawn by :mod:`solver.render` (the
+:class:`TreePicture` wraps a :class:`~dicetree.solver.tree.DecisionTree` drawn by :mod:`dicetree.solver.render` (the
 same drawing as ``dicetree tree``: grouping, colour scale, legend). Jupyter shows it through
 ``_repr_svg_``, as python-chess boards show themselves::
 
-    >>> from solver.games import load_game
-    >>> from solver.tree import TreeOptions, build_tree
+    >>> from dicetree.solver.games import load_game
+    >>> from dicetree.solver.tree import TreeOptions, build_tree
     >>> game = load_game("rolldown")
     >>> picture = TreePicture(build_tree(game, game.parse("d8:5/d6:3 a -/-"), TreeOptions(depth=1)))
     >>> picture.svg().lstrip().startswith("<?xml")  # doctest: +SKIP
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.game import GameError
-from solver.render import to_graphviz
-from solver.tree import DecisionTree
+from dicetree.solver.game import GameError
+from dicetree.solver.render import to_graphviz
+from dicetree.solver.tree import DecisionTree
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 if TYPE_CHECKING:
-    from solver.game import Game
+    from dicetree.solver.game import Game
 
 V = TypeVar("V")  # a float, or a numpy array of values
 

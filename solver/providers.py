@@ -3,7 +3,7 @@
 A game's type names them (``GameType.exact_values``, ``GameType.study``) and the game hands them
 out (``Game.exact_provider``, ``Game.study``). The command line drives them through these small
 protocols alone, so ``dicetree tablebase`` and ``dicetree study`` know no game: their options
-are the parameters the provider declares (:class:`solver.rule_options.RuleOption` records, shown
+are the parameters the provider declares (:class:`dicetree.solver.rule_options.RuleOption` records, shown
 as ``--army-size N``, ``--mulligan``, ``--no-chains``), and what they print is the provider's.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from solver.game import State
-from solver.rule_options import RuleOption
+from dicetree.solver.game import State
+from dicetree.solver.rule_options import RuleOption
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, label)``: how far a long computation is (``total`` 0 while unknown)."""
@@ -43,7 +43,7 @@ class ExactValues(Protocol):
         ``None`` while nothing is stored."""
 
     def exact_result(self, state: State):
-        """Every move's exact value at ``state`` as a :class:`solver.search.SearchResult` (building
+        """Every move's exact value at ``state`` as a :class:`dicetree.solver.search.SearchResult` (building
         small missing tables first); a one-line :class:`GameError` where it cannot."""
 
     def build_from(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:

@@ -1,17 +1,17 @@
 """Ranked moves: one move's value for the player choosing it, its loss against the best, and ties.
 
 Every answer to "which move?" in dicetree is a list of :class:`MoveValue`, best first: the
-depth-limited search (:mod:`solver.search`), the simultaneous search (:mod:`solver.simultaneous`,
+depth-limited search (:mod:`dicetree.solver.search`), the simultaneous search (:mod:`dicetree.solver.simultaneous`,
 where a move also has its probability in the player's optimal mixed strategy), the exact solver
-(:mod:`solver.exact`, which flags ties and its recommended move) and the answers built from them
-(:mod:`solver.analysis`, :mod:`solver.tree`). :func:`rank_moves` builds such a list::
+(:mod:`dicetree.solver.exact`, which flags ties and its recommended move) and the answers built from them
+(:mod:`dicetree.solver.analysis`, :mod:`dicetree.solver.tree`). :func:`rank_moves` builds such a list::
 
     >>> moves = rank_moves([("a", "keep", 0.25), ("b", "roll", 0.75), ("c", "stop", 0.75 - 2**-50)])
     >>> [(m.name, m.loss, m.tied, m.recommended, m.probability) for m in moves]  # doctest: +NORMALIZE_WHITESPACE
     [('roll', 0.0, True, True, 1.0), ('stop', 8.881784197001252e-16, True, False, 0.0),
      ('keep', 0.5, False, False, 0.0)]
 
-The values of one position are all one player's, so the flip between players (:mod:`solver.pov`)
+The values of one position are all one player's, so the flip between players (:mod:`dicetree.solver.pov`)
 happens before ranking, once per searcher: :func:`point_of_view` gives it for a configured game.
 """
 
@@ -21,8 +21,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.game import Action, Game
-from solver.pov import PointOfView
+from dicetree.solver.game import Action, Game
+from dicetree.solver.pov import PointOfView
 
 TIE = 1e-12
 """Moves whose values differ by less than this are tied: values backed up by search or solved
@@ -82,7 +82,7 @@ def point_of_view(game: Game) -> PointOfView:
     sum). A game that declares none (one player, who always moves; or more than two) never has a
     value turned: its point of view answers a flip with NaN.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> point_of_view(load_game("rolldown")).flip(0.25)
     0.75
     >>> point_of_view(load_game("rolldown", objective="points")).flip(2.0)  # signed points add up to 0

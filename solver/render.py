@@ -1,4 +1,4 @@
-"""Drawing a :class:`~solver.tree.DecisionTree` with Graphviz.
+"""Drawing a :class:`~dicetree.solver.tree.DecisionTree` with Graphviz.
 
 :func:`to_graphviz` turns the tree into a ``graphviz.Digraph`` (left to right; colour encodes
 player 0's value on a red-white-blue scale with a legend; the best move's edge is bold, the others
@@ -12,8 +12,8 @@ back: nodes have ``kind`` and ``value`` (player 0's, full precision), edges ``ki
 
 Usage::
 
-    >>> from solver.games import load_game
-    >>> from solver.tree import TreeOptions, build_tree
+    >>> from dicetree.solver.games import load_game
+    >>> from dicetree.solver.tree import TreeOptions, build_tree
     >>> game = load_game("rolldown")
     >>> tree = build_tree(game, game.parse("d8:5/d6:3 a -/-"), TreeOptions(depth=1))
     >>> "d8xd6" in to_graphviz(tree).source
@@ -31,8 +31,8 @@ from pathlib import Path
 
 import graphviz
 
-from solver.game import GameError
-from solver.tree import CHANCE_NODE, DECISION, END, HORIZON, MOVE, OTHER, DecisionTree
+from dicetree.solver.game import GameError
+from dicetree.solver.tree import CHANCE_NODE, DECISION, END, HORIZON, MOVE, OTHER, DecisionTree
 
 FORMATS = ("dot", "svg", "png", "pdf")
 FONT = "Helvetica,Arial,sans-serif"
@@ -237,7 +237,7 @@ def write_tree(tree: DecisionTree, path: str | Path) -> RenderResult:
     if fmt not in FORMATS:
         raise GameError(f"the output file must end in {', '.join('.' + f for f in FORMATS)}, not '{path.name}'")
     dot_path = path if fmt == "dot" else path.with_suffix(".dot")
-    try:  # a library call may name a new folder; the command line refuses one first (cli.options)
+    try:  # a library call may name a new folder; the command line refuses one first (dicetree.cli.options)
         dot_path.parent.mkdir(parents=True, exist_ok=True)
         dot_path.write_text(to_graphviz(tree).source, encoding="utf-8")
     except OSError as error:

@@ -28,8 +28,8 @@ from pathlib import Path
 from statistics import NormalDist
 from string import ascii_uppercase
 
-from solver.game import GameError, TurnLimit
-from solver.strategies import StrategySpec
+from dicetree.solver.game import GameError, TurnLimit
+from dicetree.solver.strategies import StrategySpec
 
 CONFIDENCE = 0.95
 
@@ -40,7 +40,7 @@ class GameRecord:
     """One played game. ``seats[p]`` is the strategy (its index) in seat ``p``; ``returns`` are the
     seats' returns; per strategy: ``scores`` (its seats' points, see the module notes),
     ``decisions``, ``thinking`` (seconds) and ``fallbacks`` (decisions it could not play as it says:
-    ``exact``). ``turns`` is the game's length in its :class:`~solver.game.TurnLimit`'s unit;
+    ``exact``). ``turns`` is the game's length in its :class:`~dicetree.solver.game.TurnLimit`'s unit;
     ``stopped`` says it was still running at the limit and scored by ``Game.stopped_returns``."""
 
     deal: int
@@ -79,7 +79,7 @@ class ResumeLog:
     >>> ResumeLog(path, {"size": 5})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.game.GameError: /tmp/.../work.jsonl is the log of other work (another size?): give another file, ...
+    dicetree.solver.game.GameError: /tmp/.../work.jsonl is the log of other work (another size?): give another file, ...
     """
 
     def __init__(self, path: Path | str, work: dict):

@@ -1,7 +1,7 @@
 """Rule options: what a game lets a user change, declared once, validated in one place.
 
 Each game declares its options as a tuple of :class:`RuleOption` (``Game.rule_options``); the
-command line's ``--rule NAME=VALUE`` and :func:`solver.games.load_game` read values through
+command line's ``--rule NAME=VALUE`` and :func:`dicetree.solver.games.load_game` read values through
 :func:`parse_rules`, so a bad name or value is one line naming the allowed ones, whatever the game.
 
 Usage::
@@ -12,7 +12,7 @@ Usage::
     >>> ace.parse("both")
     Traceback (most recent call last):
     ...
-    solver.game.GameError: rule option ace must be one of online, printed, not 'both'
+    dicetree.solver.game.GameError: rule option ace must be one of online, printed, not 'both'
     >>> RuleOption("players", "int", 2, "how many", low=2, high=6).parse("3")
     3
     >>> RuleOption("mulligan", "bool", False, "the variant").parse("yes")
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 KINDS = ("bool", "int", "choice", "file", "text")
 TRUE_WORDS = ("true", "yes", "on", "1")

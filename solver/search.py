@@ -1,9 +1,9 @@
 """Expectiminimax with *-minimax pruning, a transposition table and iterative deepening.
 
-:class:`Searcher` searches any one- or two-player zero-sum game on the :mod:`solver.game`
+:class:`Searcher` searches any one- or two-player zero-sum game on the :mod:`dicetree.solver.game`
 interface and ranks every legal move of the root::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> result = Searcher(game, cache_slots=2**14).search(game.parse("d8:5/d6:3 a -/-"), depth=1)
     >>> result.best.name, result.value
@@ -17,7 +17,7 @@ How it searches:
 
 * **Values** are kept from player 0's view: player 0 maximizes, player 1 minimizes, chance nodes
   average. In a one-player game every decision maximizes. The root's values are turned into the
-  mover's view once, by the game's point of view (:func:`solver.ranking.point_of_view`).
+  mover's view once, by the game's point of view (:func:`dicetree.solver.ranking.point_of_view`).
 * **Depth counts decisions**, not chance events: a decision node with depth 0 returns
   ``game.evaluate``; a chance node never decrements the depth, so one reached with depth 0 is
   expanded and its decision children evaluated.
@@ -28,7 +28,7 @@ How it searches:
   decision node with only its first (best-ordered) move: at a maximizing child that gives a lower
   bound, at a minimizing child an upper bound, which tightens the windows and often cuts the chance
   node before any full search.
-* **The transposition table** (:class:`cache.transposition.TranspositionTable`) stores values with
+* **The transposition table** (:class:`dicetree.cache.transposition.TranspositionTable`) stores values with
   their bound type and best move. A value is taken from an entry only if it was stored in the
   running iteration (each iteration is a cache generation) at exactly the depth asked for: a
   RolldownBeta position recurs at different depths (three rerolls can restore what one did), and
@@ -37,7 +37,7 @@ How it searches:
 * **Move ordering**: the cached best move first, then moves that caused cut-offs before (history
   heuristic), then the game's own order (RolldownBeta lists captures first); at the root, the
   previous iteration's ranking.
-* **Iterative deepening** from depth 1 (:func:`solver.limits.deepen`, shared with the simultaneous
+* **Iterative deepening** from depth 1 (:func:`dicetree.solver.limits.deepen`, shared with the simultaneous
   search), up to a depth or within a time limit: the clock is checked every
   few hundred nodes and a running iteration is abandoned, keeping the last completed one (depth 1
   always completes). It stops early when an iteration reached no depth cut-off: its values are
@@ -46,7 +46,7 @@ How it searches:
   exact at that depth; pruning happens below the root.
 * **Huge chance nodes** — more outcomes than ``game.exact_chance_limit`` — are estimated from
   ``chance_samples`` outcomes drawn with a random generator seeded from the seed and the
-  position, each weighing 1/K (:mod:`solver.chance`). The same position always gets the same
+  position, each weighing 1/K (:mod:`dicetree.solver.chance`). The same position always gets the same
   sample, in this search and in :func:`expectimax`; the result counts these nodes and says so in
   ``method``.
 
@@ -61,13 +61,13 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 
-from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
-from solver.chance import ChanceSampler, chance_distribution
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
-from solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
-from solver.paranoid import ParanoidView
-from solver.paranoid import METHOD as PARANOID
-from solver.ranking import MoveValue, point_of_view, rank_moves
+from dicetree.cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from dicetree.solver.chance import ChanceSampler, chance_distribution
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
+from dicetree.solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
+from dicetree.solver.paranoid import ParanoidView
+from dicetree.solver.paranoid import METHOD as PARANOID
+from dicetree.solver.ranking import MoveValue, point_of_view, rank_moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ def check_searchable(game: Game) -> None:
 
 def _view(game: Game, state: State) -> Game | ParanoidView:
     """The two-sided game a search of ``state`` runs on: ``game`` itself for one or two players,
-    else its paranoid view for the player to move (:mod:`solver.paranoid`)."""
+    else its paranoid view for the player to move (:mod:`dicetree.solver.paranoid`)."""
     if game.num_players <= 2:
         return game
     return ParanoidView(game, game.current_player(state))
@@ -142,7 +142,7 @@ def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64
     The reference for :class:`Searcher`: the same depth rule (chance nodes do not count) and the
     same samples at huge chance nodes.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> expectimax(game, game.parse("d8:5/d6:3 a -/-"), 1)
     1.0
@@ -172,7 +172,7 @@ def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64
 class Searcher:
     """Expectiminimax with Star1/Star2, a transposition table, move ordering and iterative deepening.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> searcher = Searcher(game, cache_slots=2**16)
     >>> result = searcher.search(game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-"), depth=2)
@@ -251,8 +251,8 @@ class Searcher:
         """Rank every legal move of ``state`` by iterative deepening up to ``depth`` decisions.
 
         With ``time_limit`` (seconds) the deepest completed iteration is returned; without
-        ``depth`` it deepens until the time is up (or :data:`~solver.limits.MAX_DEPTH`); with
-        neither it searches :attr:`default_depth` (see :class:`~solver.limits.SearchLimits`).
+        ``depth`` it deepens until the time is up (or :data:`~dicetree.solver.limits.MAX_DEPTH`); with
+        neither it searches :attr:`default_depth` (see :class:`~dicetree.solver.limits.SearchLimits`).
         ``on_iteration`` is called with the result of each completed depth. With ``lines`` the
         result holds every move's own principal line (``SearchResult.lines``).
         """

@@ -1,6 +1,6 @@
 """The line played: a start position, the moves made from it, and the way back and forth along it.
 
-What ``dicetree play`` and ``dicetree explore`` share, for any game on the :mod:`solver.game`
+What ``dicetree play`` and ``dicetree explore`` share, for any game on the :mod:`dicetree.solver.game`
 interface: :func:`node_of` says what can happen at a position (who decides and with which moves,
 the chance outcomes, each player's choices where players choose at once); :func:`parse_move` reads
 a move, an outcome or a joint choice typed by a person; :class:`Line` is an immutable line of play
@@ -9,7 +9,7 @@ that followed.
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> line = Line.start(game, game.parse("d8:5/d6:3 a -/-"))
     >>> line.node().kind, line.node().moves
@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, IllegalMoveError, State, \
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, IllegalMoveError, State, \
     TooManyOutcomes
 
 DECISION, CHANCE_KIND, SIMULTANEOUS_KIND, TERMINAL_KIND = "decision", "chance", "simultaneous", "terminal"
@@ -122,7 +122,7 @@ def parse_move(game: Game, state: State, text: str) -> Action:
     """The action ``text`` names at ``state``: a legal move, a chance outcome, or at a simultaneous
     node one choice per choosing player joined by ``' | '``; :class:`IllegalMoveError` (one line) if none.
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicefights")
     >>> state = game.parse("3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll")
     >>> game.action_name(state, parse_move(game, state, "keep | roll 2g"))
@@ -130,7 +130,7 @@ def parse_move(game: Game, state: State, text: str) -> Action:
     >>> parse_move(game, state, "keep")
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: give one choice for each of P1, P2, joined by ' | ' (e.g. 'keep | keep')
+    dicetree.solver.game.IllegalMoveError: give one choice for each of P1, P2, joined by ' | ' (e.g. 'keep | keep')
     """
     kind = node_kind(game, state)
     if kind == TERMINAL_KIND:
@@ -174,7 +174,7 @@ class Line:
 
     @classmethod
     def from_position(cls, game: Game, position: str) -> Line:
-        """A line starting at a position string (one line :class:`~solver.game.PositionError` if malformed)."""
+        """A line starting at a position string (one line :class:`~dicetree.solver.game.PositionError` if malformed)."""
         return cls.start(game, game.parse(position))
 
     @property

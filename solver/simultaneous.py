@@ -1,11 +1,11 @@
 """Search for games with simultaneous moves: every simultaneous node a matrix game, solved by LP.
 
-:class:`SimultaneousSearcher` searches any game on the :mod:`solver.game` interface whose players
-may choose at the same time (:data:`~solver.game.SIMULTANEOUS` nodes, :meth:`Game.joint_actions`),
+:class:`SimultaneousSearcher` searches any game on the :mod:`dicetree.solver.game` interface whose players
+may choose at the same time (:data:`~dicetree.solver.game.SIMULTANEOUS` nodes, :meth:`Game.joint_actions`),
 backs values up through chance nodes, and at the root reports each choice's value and each
 player's optimal mixed strategy::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicefights")
     >>> result = SimultaneousSearcher(game).search(game.parse("3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"), depth=1)
     >>> [answer.strategy_text() for answer in result.players]
@@ -17,7 +17,7 @@ How values are found:
 
 * **Two players** (the game must be zero-sum, i.e. constant-sum): values are player 0's. A
   simultaneous node's children form a matrix (player 0's options x player 1's); its value is the
-  matrix game's value, solved exactly (:func:`solver.matrix_game.solve_matrix_game`: a pure saddle
+  matrix game's value, solved exactly (:func:`dicetree.solver.matrix_game.solve_matrix_game`: a pure saddle
   point directly, otherwise one linear program). Ordinary decision nodes maximize (player 0) or
   minimize (player 1); chance nodes average. This is the exact equilibrium value of the depth-limited
   game: each player's mixed strategy guarantees it whatever the other does.
@@ -31,15 +31,15 @@ How values are found:
 * A player who has no choice at a node (``joint_actions`` gives them nothing) is passed ``None``.
 * **Depth counts decisions**: a decision or simultaneous node takes one from the depth; a node
   reached with none left is the game's ``evaluate``. Chance nodes do not count; like
-  :class:`solver.search.Searcher` they are expanded at the horizon and their children evaluated —
+  :class:`dicetree.solver.search.Searcher` they are expanded at the horizon and their children evaluated —
   unless the game's type declares ``evaluates_chance`` (its ``evaluate`` covers chance nodes, as
   Dice Fights' does: its round-start roll has hundreds of outcomes), in which case they are evaluated.
 * **Huge chance nodes** (more outcomes than ``game.exact_chance_limit``) are averaged over a
-  seeded sample, as in :func:`solver.chance.chance_distribution` (the same samples), and the result says so.
+  seeded sample, as in :func:`dicetree.solver.chance.chance_distribution` (the same samples), and the result says so.
 * **No pruning**: every child of a simultaneous node is needed for its matrix. A cache of exact
   values by (position key, depth, focus) serves repeated positions, across iterations too.
-* **Iterative deepening** from depth 1 (:func:`solver.limits.deepen`, shared with
-  :class:`solver.search.Searcher`), up to a depth or within a time limit: a running iteration is
+* **Iterative deepening** from depth 1 (:func:`dicetree.solver.limits.deepen`, shared with
+  :class:`dicetree.solver.search.Searcher`), up to a depth or within a time limit: a running iteration is
   abandoned when time is up and the last completed one kept (depth 1 always completes). It stops
   early when an iteration met no horizon: its values are then the game's own.
 """
@@ -52,11 +52,11 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
-from solver.chance import ChanceSampler
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
-from solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
-from solver.matrix_game import MatrixSolution, solve_matrix_game
-from solver.ranking import LP_TIE, MoveValue, point_of_view, rank_moves
+from dicetree.solver.chance import ChanceSampler
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
+from dicetree.solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
+from dicetree.solver.matrix_game import MatrixSolution, solve_matrix_game
+from dicetree.solver.ranking import LP_TIE, MoveValue, point_of_view, rank_moves
 
 EXACT_METHOD = "exact zero-sum equilibrium (each simultaneous node a matrix game solved by linear programming)"
 PARANOID_METHOD = (
@@ -75,7 +75,7 @@ class PlayerChoices:
     """A choosing player at the root (``name`` as the game calls them): their value there and every
     option, best first. An option's value is its value for that player against the others' optimal
     (for 3+ players: worst-case) strategy; its ``probability`` is its weight in the player's optimal
-    mixed strategy; options within :data:`~solver.ranking.LP_TIE` of the best are ``tied``."""
+    mixed strategy; options within :data:`~dicetree.solver.ranking.LP_TIE` of the best are ``tied``."""
 
     player: int
     name: str
@@ -179,7 +179,7 @@ class SimultaneousResult:
 class SimultaneousSearcher:
     """Depth-limited search of games with simultaneous moves (see the module notes).
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicefights")
     >>> searcher = SimultaneousSearcher(game)
     >>> round(searcher.value(game.parse("3:0:5:111 2:0:5:111 roll"), depth=1), 3)
@@ -188,7 +188,7 @@ class SimultaneousSearcher:
 
     default_depth = 2
     """The depth searched when neither a depth nor a time limit is given: shallower than the turn-based
-    :attr:`Searcher.default_depth <solver.search.Searcher.default_depth>`, because nothing is pruned here
+    :attr:`Searcher.default_depth <dicetree.solver.search.Searcher.default_depth>`, because nothing is pruned here
     (a matrix game needs every child) and each simultaneous node costs a matrix game."""
 
     def __init__(

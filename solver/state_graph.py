@@ -1,12 +1,12 @@
 """The state graph of a game: every state reachable from a root, and its components in solving order.
 
 :func:`build_graph` explores a position breadth first (states identified by ``game.key``) into a
-:class:`StateGraph` of index arrays (successors in CSR form), which :mod:`solver.strategy_iteration`
-and :mod:`solver.certificate` work on with vectorized steps; :func:`generations` splits it into
+:class:`StateGraph` of index arrays (successors in CSR form), which :mod:`dicetree.solver.strategy_iteration`
+and :mod:`dicetree.solver.certificate` work on with vectorized steps; :func:`generations` splits it into
 strongly connected components and orders them from the end of the game backwards, so that each
 :class:`Generation` only waits on those before it::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> graph = build_graph(game, game.parse("d4:1/d4:3 a -/-"))
     >>> graph.num_states, [KIND_NAMES[k] for k in graph.kind[:2]]
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, TooManyOutcomes, check_game
-from solver.pov import PointOfView
-from solver.ranking import point_of_view
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, TooManyOutcomes, check_game
+from dicetree.solver.pov import PointOfView
+from dicetree.solver.ranking import point_of_view
 
 # Node kinds (a cyclic component's nodes are sorted by kind: maximizer, minimizer, chance).
 MAX_NODE, MIN_NODE, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3

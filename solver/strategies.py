@@ -4,7 +4,7 @@ A strategy is named by a spec (:func:`parse_strategy`): a kind and its options, 
 The built-in kinds fit every game of the kind they are for:
 
 * games where players take turns: ``random`` (a legal move chosen uniformly), ``greedy`` (the best
-  progress move by a depth-1 search, :meth:`~solver.game.Game.is_progress`, else the best one-ply
+  progress move by a depth-1 search, :meth:`~dicetree.solver.game.Game.is_progress`, else the best one-ply
   move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2) and
   ``exact[:max_states=N,fallback=D]`` (the exact solver's move where the position's state graph has
   at most N states, default 20,000; else ``solver:depth=D``, default 2, and counted);
@@ -12,18 +12,18 @@ The built-in kinds fit every game of the kind they are for:
   ``solver:depth=N`` (the simultaneous search's optimal mixed strategy sampled, default depth 1).
 
 A game adds kinds of its own, or replaces a built-in one of the same name, through
-:meth:`~solver.game.Game.strategies` (a tuple of :class:`StrategyKind`).
+:meth:`~dicetree.solver.game.Game.strategies` (a tuple of :class:`StrategyKind`).
 
-**What a strategy sees.** In play (:func:`solver.match.play_game`) a strategy is given its own
-player's observation (:meth:`~solver.game.Game.observe`: RolldownBeta hides the opponent's hand),
+**What a strategy sees.** In play (:func:`dicetree.solver.match.play_game`) a strategy is given its own
+player's observation (:meth:`~dicetree.solver.game.Game.observe`: RolldownBeta hides the opponent's hand),
 and the search-based kinds average their moves' values over the positions the observation allows
-(:func:`solver.analysis.analyse`, "perfect-information Monte Carlo"; ``hands=N`` positions at most,
+(:func:`dicetree.solver.analysis.analyse`, "perfect-information Monte Carlo"; ``hands=N`` positions at most,
 sampled beyond). The word ``all-seeing`` among a spec's options (``solver:depth=2,all-seeing``) gives
 the old play on the whole position, the hidden cards included, named so in every report.
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> spec = parse_strategy("solver:depth=3", game)
     >>> str(spec), spec.option("depth"), spec.all_seeing
@@ -45,21 +45,21 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from solver.game import Action, Game, GameError, State
-from solver.ranking import MoveValue
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.game import Action, Game, GameError, State
+from dicetree.solver.ranking import MoveValue
+from dicetree.solver.rule_options import RuleOption, shorten
 
 
 def check_searchable(game: Game) -> None:
-    """:func:`solver.search.check_searchable`, loading the search only when a strategy is checked."""
-    from solver.search import check_searchable as check
+    """:func:`dicetree.solver.search.check_searchable`, loading the search only when a strategy is checked."""
+    from dicetree.solver.search import check_searchable as check
 
     check(game)
 
 
 if TYPE_CHECKING:  # the searchers and the exact solver load when a strategy is made (numpy, scipy, networkx)
-    from solver.exact import ExactSolution
-    from solver.simultaneous import SimultaneousResult
+    from dicetree.solver.exact import ExactSolution
+    from dicetree.solver.simultaneous import SimultaneousResult
 
 DEFAULT_SOLVER_DEPTH = 2
 DEFAULT_SIMULTANEOUS_DEPTH = 1
@@ -182,7 +182,7 @@ class SolverStrategy(Strategy):
     position with hidden information, of the search averaged over the ``hands`` positions it may be."""
 
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
-        from solver.search import Searcher
+        from dicetree.solver.search import Searcher
 
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
         self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
@@ -192,7 +192,7 @@ class SolverStrategy(Strategy):
         """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
         if self.all_seeing or not game.game_type.hidden_information:
             return self.searcher.search(state, depth=depth).moves
-        from solver.analysis import analyse
+        from dicetree.solver.analysis import analyse
 
         seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
         return analyse(game, state, depth=depth, searcher=self.searcher, hands_exact=self.hands,
@@ -203,7 +203,7 @@ class SolverStrategy(Strategy):
 
 
 class GreedyStrategy(SolverStrategy):
-    """The best progress move (:meth:`~solver.game.Game.is_progress`: a capture, say) if there is
+    """The best progress move (:meth:`~dicetree.solver.game.Game.is_progress`: a capture, say) if there is
     one, else the best one-ply move."""
 
     def __init__(self, game: Game, spec: StrategySpec):
@@ -260,7 +260,7 @@ class ExactStrategy(Strategy):
             return self._solved[key]
         if key in self._too_large:
             return None
-        from solver.exact import solve
+        from dicetree.solver.exact import solve
 
         try:
             solution = solve(self.game, state, max_states=self.max_states)
@@ -282,14 +282,14 @@ def _remember(memory: OrderedDict, key: Hashable, value: object, size: int) -> N
 
 
 class SimultaneousSolverStrategy(Strategy):
-    """The depth-N :class:`~solver.simultaneous.SimultaneousSearcher` search at each simultaneous
+    """The depth-N :class:`~dicetree.solver.simultaneous.SimultaneousSearcher` search at each simultaneous
     node, the player's optimal mixed strategy sampled (3+ players: the paranoid reduction's). One
     object may play several seats: the seats of one node share its search."""
 
     shareable = True
 
     def __init__(self, game: Game, spec: StrategySpec):
-        from solver.simultaneous import SimultaneousSearcher
+        from dicetree.solver.simultaneous import SimultaneousSearcher
 
         self.depth = spec.option("depth", DEFAULT_SIMULTANEOUS_DEPTH)
         self.searcher = SimultaneousSearcher(game, cache_limit=200_000)
@@ -299,7 +299,7 @@ class SimultaneousSolverStrategy(Strategy):
         key = game.key(state)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.searcher.search(state, depth=self.depth))
-        from solver.simultaneous import sample_choice
+        from dicetree.solver.simultaneous import sample_choice
 
         return sample_choice(self._last[1], player, rng)
 
@@ -337,7 +337,7 @@ SIMULTANEOUS_KINDS = (
 
 def strategy_kinds(game: Game | None) -> dict[str, StrategyKind]:
     """The kinds a spec may name for ``game``: the built-in ones for its type, then its own
-    (:meth:`~solver.game.Game.strategies`; one of the same name replaces the built-in). Without a
+    (:meth:`~dicetree.solver.game.Game.strategies`; one of the same name replaces the built-in). Without a
     game: the built-in kinds for games where players take turns."""
     simultaneous = game is not None and game.game_type.simultaneous
     kinds = {kind.name: kind for kind in (SIMULTANEOUS_KINDS if simultaneous else TURN_KINDS)}
@@ -367,7 +367,7 @@ def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
     >>> parse_strategy("minimax")
     Traceback (most recent call last):
     ...
-    solver.game.GameError: unknown strategy 'minimax': choose random, greedy, solver:depth=N, exact:max_states=N,fallback=N
+    dicetree.solver.game.GameError: unknown strategy 'minimax': choose random, greedy, solver:depth=N, exact:max_states=N,fallback=N
     """
     kinds = strategy_kinds(game)
     name, _, rest = text.strip().partition(":")

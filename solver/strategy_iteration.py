@@ -1,12 +1,12 @@
 """Strategy iteration: the exact values of a state graph, component by component.
 
-:func:`solve_generations` takes the generations of :func:`solver.state_graph.generations` in order
+:func:`solve_generations` takes the generations of :func:`dicetree.solver.state_graph.generations` in order
 and solves each: the states on no cycle by one vectorized Bellman step, each cyclic component by
 strategy iteration with exact policy evaluation (:func:`solve_component`). Values are player 0's,
-shifted by the draw value ``D`` (never-ending play is worth exactly 0; see :mod:`solver.exact`)::
+shifted by the draw value ``D`` (never-ending play is worth exactly 0; see :mod:`dicetree.solver.exact`)::
 
-    >>> from solver.games import load_game
-    >>> from solver.state_graph import build_graph, generations
+    >>> from dicetree.solver.games import load_game
+    >>> from dicetree.solver.state_graph import build_graph, generations
     >>> game = load_game("rolldown")
     >>> graph = build_graph(game, game.parse("d4:1/d4:3 a -/-"))
     >>> w, _, counts = solve_generations(graph, generations(graph)[0], draw=0.5, eps=1e-12)
@@ -49,7 +49,7 @@ from strategy iteration with exact policy evaluation:
   in C forever is a draw, better than what the current strategy gets there; the classic
   improvement step alone would stop short of it. Both steps strictly raise (for player 1 lower) the
   guaranteed values, so each loop ends after finitely many steps; when neither applies, the values
-  are optimal (the attractor conditions of :mod:`solver.certificate` hold).
+  are optimal (the attractor conditions of :mod:`dicetree.solver.certificate` hold).
 
 A component that is a single state without a self-loop is solved in one step, in batches: all
 states whose successors are all solved are handled in one vectorized step.
@@ -66,8 +66,8 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 from scipy.sparse.linalg import bicgstab, gmres, spsolve
 
-from solver.game import GameError
-from solver.state_graph import (
+from dicetree.solver.game import GameError
+from dicetree.solver.state_graph import (
     MAX_NODE, MIN_NODE, TERMINAL_NODE, Generation, StateGraph, attractor, edge_ranges, first_in_segment,
 )
 

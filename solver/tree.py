@@ -1,10 +1,10 @@
 """Decision trees: the tree the solver sees below a position, as a networkx graph to draw.
 
 :func:`build_tree` unfolds the game from a position ``depth`` decisions deep (chance events do not
-count, as in :mod:`solver.search`) and labels every node with its value. The values come from the
-depth-limited search (:class:`~solver.search.Searcher`: a node with ``d`` decisions left has the
+count, as in :mod:`dicetree.solver.search`) and labels every node with its value. The values come from the
+depth-limited search (:class:`~dicetree.solver.search.Searcher`: a node with ``d`` decisions left has the
 value of a depth-``d`` search, so its leaves are the game's evaluation) or, with ``exact=True``,
-from :func:`solver.exact.solve` (every value exact, leaves included).
+from :func:`dicetree.solver.exact.solve` (every value exact, leaves included).
 
 What the tree shows, kept readable:
 
@@ -19,11 +19,11 @@ What the tree shows, kept readable:
   ``exact=True``), the game's end, and the folded "other" outcomes.
 
 Values on nodes are player 0's (A's), so colours compare across the whole tree; a move's loss is
-the mover's. :mod:`solver.render` draws the graph with Graphviz.
+the mover's. :mod:`dicetree.solver.render` draws the graph with Graphviz.
 
 Usage::
 
-    >>> from solver.games import load_game
+    >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
     >>> tree = build_tree(game, game.parse("d8:5/d6:3 a -/-"), TreeOptions(depth=1, top=2))
     >>> root = tree.graph.nodes[tree.root]
@@ -43,11 +43,11 @@ from typing import Any
 
 import networkx as nx
 
-from solver.chance import chance_distribution
-from solver.exact import solve
-from solver.game import CHANCE, TERMINAL, Action, Game, GameError, State, check_game
-from solver.ranking import MoveValue, point_of_view
-from solver.search import Searcher
+from dicetree.solver.chance import chance_distribution
+from dicetree.solver.exact import solve
+from dicetree.solver.game import CHANCE, TERMINAL, Action, Game, GameError, State, check_game
+from dicetree.solver.ranking import MoveValue, point_of_view
+from dicetree.solver.search import Searcher
 
 # Node kinds (the ``kind`` attribute of every node of :attr:`DecisionTree.graph`).
 DECISION = "decision"  # a player decides; its moves are expanded
@@ -138,7 +138,7 @@ class DecisionTree:
 # ----- where values come from ------------------------------------------------------------------
 class _SearchValues:
     """Values of a depth-limited search: a node with ``d`` decisions left is worth what a
-    depth-``d`` :class:`Searcher` search (the same as :func:`~solver.search.expectimax`) says."""
+    depth-``d`` :class:`Searcher` search (the same as :func:`~dicetree.solver.search.expectimax`) says."""
 
     def __init__(self, game: Game, options: TreeOptions):
         self.game = game
@@ -183,7 +183,7 @@ class _SearchValues:
 
 
 class _ExactValues:
-    """Exact values of every state reachable from the root (:func:`solver.exact.solve`)."""
+    """Exact values of every state reachable from the root (:func:`dicetree.solver.exact.solve`)."""
 
     def __init__(self, game: Game, root: State, options: TreeOptions):
         self.game = game

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import networkx as nx
 
-import solver.games as registry
+import dicetree.solver.games as registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("solver", "cli", "cache")

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from dicetree.cli.main import main
 
 
 def run(*args):

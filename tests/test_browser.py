@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.games import load_game
+from dicetree.solver.games import load_game
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "explorer_screenshots.py"
 _spec = importlib.util.spec_from_file_location("explorer_screenshots", SCRIPT)

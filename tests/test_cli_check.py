@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.games import game_names, load_game
+from dicetree.cli.main import main
+from dicetree.solver.games import game_names, load_game
 
 
 def run(*args: str):

@@ -8,8 +8,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from cli.main import COMMANDS, main
-from solver.games import game_names
+from dicetree.cli.main import COMMANDS, main
+from dicetree.solver.games import game_names
 
 ENDGAME = "d8:5/d6:3 a -/-"
 
@@ -42,7 +42,7 @@ def test_the_projects_errors_keep_their_one_line():
 
 
 def test_one_line_errors_on_the_real_command_line_too():
-    result = subprocess.run([sys.executable, "-m", "cli.main", "best", "rolldown", "--depth", "-1"],
+    result = subprocess.run([sys.executable, "-m", "dicetree.cli.main", "best", "rolldown", "--depth", "-1"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")

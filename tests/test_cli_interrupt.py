@@ -11,12 +11,12 @@ import time
 
 from click.testing import CliRunner
 
-from cli.main import main
+from dicetree.cli.main import main
 
 
 def interrupted_best(*args: str) -> subprocess.CompletedProcess:
     """``dicetree best`` run in a process of its own, sent SIGINT once depth 2 is reported."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "best", *args, "--time", "120"],
+    process = subprocess.Popen([sys.executable, "-m", "dicetree.cli.main", "best", *args, "--time", "120"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     for line in process.stderr:  # progress lines, one per completed depth
@@ -36,7 +36,7 @@ def test_ctrl_c_prints_the_last_completed_depth_and_exits_130():
 
 
 def test_ctrl_c_answer_in_json_says_it_was_interrupted():
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "best", "rolldown", "--example", "--time", "120",
+    process = subprocess.Popen([sys.executable, "-m", "dicetree.cli.main", "best", "rolldown", "--example", "--time", "120",
                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)  # depth 1 completes within a second or two, even on a loaded machine
     process.send_signal(signal.SIGINT)

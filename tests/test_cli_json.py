@@ -7,9 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.analysis import BEST_JSON_SCHEMA, SCHEMA
-from solver.games import game_names
+from dicetree.cli.main import main
+from dicetree.solver.analysis import BEST_JSON_SCHEMA, SCHEMA
+from dicetree.solver.games import game_names
 
 _TYPES = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float), "boolean": bool,
           "null": type(None)}

@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
-from cli.progress import ProgressLines
+from dicetree.cli.main import main
+from dicetree.cli.progress import ProgressLines
 
 ENDGAME = "d8:5/d6:3 a -/-"
 
@@ -48,7 +48,7 @@ def test_study_json_gives_its_lines(tmp_path):
 
 def test_progress_lines_come_every_few_seconds_with_the_time_left(capsys, monkeypatch):
     clock = iter([0.0, 1.0, 6.0, 7.0, 12.0])
-    monkeypatch.setattr("cli.progress.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("dicetree.cli.progress.time.monotonic", lambda: next(clock))
     report = ProgressLines("duel", every=5)
     for done in (10, 20, 30, 40):
         report(done, 100)

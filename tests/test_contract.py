@@ -10,7 +10,7 @@ Seeded random playouts from each game's example position and from fresh starts
 * returns and ``evaluate`` stay within the declared bounds, and returns add up to the declared constant;
 * the same seed gives the same playout.
 
-A new game gets all of this by registering in :mod:`solver.games`.
+A new game gets all of this by registering in :mod:`dicetree.solver.games`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import random
 
 import pytest
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, GameType
-from solver.games import GAMES, game_class, game_names, load_game
-from solver.rule_options import RuleOption
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, GameType
+from dicetree.solver.games import GAMES, game_class, game_names, load_game
+from dicetree.solver.rule_options import RuleOption
 
 PLAYOUTS = 3
 MAX_STEPS = 400

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from solver.game import PositionError
-from solver.games.dicecards.cards import Card, CardError, Need, Slot, parse_need, price
-from solver.games.dicecards.library import (
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.dicecards.cards import Card, CardError, Need, Slot, parse_need, price
+from dicetree.solver.games.dicecards.library import (
     BingoCard, CellsCard, CardLibrary, PolyominoCard, PyramidCard, SudokuCard, load_library, parse_library,
 )
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.games.dicecards import CellsCard, DiceCards, load_library
-from solver.games.dicecards.approximation import Approximation
+from dicetree.solver.games.dicecards import CellsCard, DiceCards, load_library
+from dicetree.solver.games.dicecards.approximation import Approximation
 
 
 def two_cards_one_roll() -> tuple[DiceCards, Approximation]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.induction import solve_hand
-from solver.games.dicecards.library import CardLibrary, CellsCard, PyramidCard, load_library
-from solver.search import expectimax
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.induction import solve_hand
+from dicetree.solver.games.dicecards.library import CardLibrary, CellsCard, PyramidCard, load_library
+from dicetree.solver.search import expectimax
 
 LIBRARY = load_library()
 

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.game import PositionError
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.rules import rolls_recorded, tickets_given
-from solver.games.dicecards.state import HAND, OVER, RECORD, ROLL, DiceCardsState
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
+from dicetree.solver.games.dicecards.state import HAND, OVER, RECORD, ROLL, DiceCardsState
 
 GAME = DiceCards()
 CODES = [card.code for card in GAME.library.cards]

@@ -9,11 +9,11 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
-from solver.game import TERMINAL, GameError, PositionError
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.rules import rolls_recorded, tickets_given
-from solver.games.dicecards.state import COPIES, HAND, OVER, RECORD, ROLL, DiceCardsState, Roll, Seat
+from dicetree.cli.main import main
+from dicetree.solver.game import TERMINAL, GameError, PositionError
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
+from dicetree.solver.games.dicecards.state import COPIES, HAND, OVER, RECORD, ROLL, DiceCardsState, Roll, Seat
 from test_contract import playout
 
 GAMES = {n: DiceCards(players=n) for n in (2, 3)}

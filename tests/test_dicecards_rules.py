@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL, GameError, IllegalMoveError
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.state import RANKS, rank_of
+from dicetree.solver.game import CHANCE, TERMINAL, GameError, IllegalMoveError
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.state import RANKS, rank_of
 
 GAME = DiceCards()
 FULL_BINGO = "BB=4,9,6,11,7,3,8,5,10"

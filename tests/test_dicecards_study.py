@@ -8,10 +8,10 @@ import itertools
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.game import GameError
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.study import KeepSixStudy, dice_of, parse_deal
+from dicetree.cli.main import main
+from dicetree.solver.game import GameError
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.study import KeepSixStudy, dice_of, parse_deal
 
 DEAL = "SOL,SUD,BB,BG,HOP,DBL,YY"
 

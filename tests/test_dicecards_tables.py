@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cache.store import TableStore
-from cli.main import main
-from solver.game import GameError
-from solver.games.dicecards import DiceCards
-from solver.games.dicecards.approximation import Approximation, CardValues, share_tickets
-from solver.games.dicecards.induction import hand_graph
-from solver.games.dicecards.tables import STORE_NAME, CardTables, fingerprint, signature
+from dicetree.cache.store import TableStore
+from dicetree.cli.main import main
+from dicetree.solver.game import GameError
+from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.approximation import Approximation, CardValues, share_tickets
+from dicetree.solver.games.dicecards.induction import hand_graph
+from dicetree.solver.games.dicecards.tables import STORE_NAME, CardTables, fingerprint, signature
 
 
 def run(*args: str):

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from dicetree.cli.main import main
 
 ENDGAME = "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from solver.games.dicefights import DiceFights
-from solver.games.dicefights.faces import DEFAULT_FACES_FILE, FacesError, load_faces, roll_distribution
+from dicetree.solver.games.dicefights import DiceFights
+from dicetree.solver.games.dicefights.faces import DEFAULT_FACES_FILE, FacesError, load_faces, roll_distribution
 
 
 def write(tmp_path, content) -> str:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.game import CHANCE, TERMINAL, PositionError
-from solver.games.dicefights import DiceFights, DiceFightsState
-from solver.games.dicefights.state import BUY, NO_OWNER, ROLL, TOTAL_CORE_DICE
+from dicetree.solver.game import CHANCE, TERMINAL, PositionError
+from dicetree.solver.games.dicefights import DiceFights, DiceFightsState
+from dicetree.solver.games.dicefights.state import BUY, NO_OWNER, ROLL, TOTAL_CORE_DICE
 
 GAMES = {players: DiceFights(players=players) for players in range(2, 7)}
 

@@ -10,12 +10,12 @@ from collections import Counter
 
 import pytest
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, GameError
-from solver.games.dicefights import DiceFights
-from solver.games.dicefights.faces import GOLD, SHIELD, SWORD, roll_distribution
-from solver.games.dicefights.policies import POLICIES, play_game
-from solver.games.dicefights.rules import RULE_OPTIONS, damage_taken
-from solver.games.dicefights.state import (
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, GameError
+from dicetree.solver.games.dicefights import DiceFights
+from dicetree.solver.games.dicefights.faces import GOLD, SHIELD, SWORD, roll_distribution
+from dicetree.solver.games.dicefights.policies import POLICIES, play_game
+from dicetree.solver.games.dicefights.rules import RULE_OPTIONS, damage_taken
+from dicetree.solver.games.dicefights.state import (
     BUY,
     KEEP,
     MAX_MULTIPLIER,

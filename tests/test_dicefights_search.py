@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from solver.games.dicefights import DiceFights
-from solver.games.dicefights.evaluation import config, evaluate, temper, win_table
-from solver.games.dicefights.policies import POLICIES, Policy, play_game
-from solver.games.dicefights.state import NOTHING, REROLLING, Reroll
-from solver.matrix_game import solve_matrix_game
-from solver.simultaneous import SimultaneousSearcher
+from dicetree.solver.games.dicefights import DiceFights
+from dicetree.solver.games.dicefights.evaluation import config, evaluate, temper, win_table
+from dicetree.solver.games.dicefights.policies import POLICIES, Policy, play_game
+from dicetree.solver.games.dicefights.state import NOTHING, REROLLING, Reroll
+from dicetree.solver.matrix_game import solve_matrix_game
+from dicetree.solver.simultaneous import SimultaneousSearcher
 
 GAME = DiceFights()
 EXAMPLE = GAME.parse(GAME.example_position())

@@ -9,13 +9,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.game import GameError, PositionError
-from solver.games import load_game
-from solver.games.dicegeddon import Dicegeddon, DicegeddonState
-from solver.games.dicegeddon.armies import DicegeddonStudy
-from solver.games.dicegeddon.state import OVER, SETUP, Attack
-from solver.rule_options import MAX_ECHO, TRUE_WORDS, FALSE_WORDS
+from dicetree.cli.main import main
+from dicetree.solver.game import GameError, PositionError
+from dicetree.solver.games import load_game
+from dicetree.solver.games.dicegeddon import Dicegeddon, DicegeddonState
+from dicetree.solver.games.dicegeddon.armies import DicegeddonStudy
+from dicetree.solver.games.dicegeddon.state import OVER, SETUP, Attack
+from dicetree.solver.rule_options import MAX_ECHO, TRUE_WORDS, FALSE_WORDS
 
 GAME = Dicegeddon()
 BOOLEANS = [o.name for o in Dicegeddon.rule_options if o.kind == "bool"]

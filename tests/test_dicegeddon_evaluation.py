@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.exact import solve
-from solver.games.dicegeddon.evaluation import CLIP, FEATURE_NAMES, features, hit_probability, mean_attack
-from solver.games.dicegeddon import CanonicalDicegeddon, Dicegeddon
-from solver.games.dicegeddon.state import KEEP, PLACE, RESERVE, STEP, Die
+from dicetree.solver.exact import solve
+from dicetree.solver.games.dicegeddon.evaluation import CLIP, FEATURE_NAMES, features, hit_probability, mean_attack
+from dicetree.solver.games.dicegeddon import CanonicalDicegeddon, Dicegeddon
+from dicetree.solver.games.dicegeddon.state import KEEP, PLACE, RESERVE, STEP, Die
 
 GAME = Dicegeddon()
 

@@ -9,14 +9,14 @@ import pytest
 import numpy as np
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.exact import solve
-from solver.games import load_game
-from solver.games.dicegeddon import CanonicalDicegeddon
-from solver.games.dicegeddon.armies import StudyConfig, legal_armies, run_army_study
-from solver.games.dicegeddon.rules import canonical
-from solver.games.dicegeddon.state import PLACE
-from solver.search import Searcher
+from dicetree.cli.main import main
+from dicetree.solver.exact import solve
+from dicetree.solver.games import load_game
+from dicetree.solver.games.dicegeddon import CanonicalDicegeddon
+from dicetree.solver.games.dicegeddon.armies import StudyConfig, legal_armies, run_army_study
+from dicetree.solver.games.dicegeddon.rules import canonical
+from dicetree.solver.games.dicegeddon.state import PLACE
+from dicetree.solver.search import Searcher
 
 GAME = load_game("dicegeddon")
 

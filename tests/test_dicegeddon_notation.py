@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.game import PositionError
-from solver.games.dicegeddon import Dicegeddon
-from solver.games.dicegeddon.notation import NOTATION_HELP
-from solver.games.dicegeddon.rules import canonical
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.dicegeddon import Dicegeddon
+from dicetree.solver.games.dicegeddon.notation import NOTATION_HELP
+from dicetree.solver.games.dicegeddon.rules import canonical
 
 GAMES = {
     (several, mulligan): Dicegeddon(army_size=30, several_defenders=several, mulligan=mulligan)

@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL, GameError, PositionError
-from solver.games import load_game
-from solver.games.dicegeddon import Dicegeddon, attack_outcomes, recruit_outcomes
-from solver.games.dicegeddon.state import ACTIVE, KEEP, PLACE, RESERVE, ROLLOFF, SETUP, STEP
+from dicetree.solver.game import CHANCE, TERMINAL, GameError, PositionError
+from dicetree.solver.games import load_game
+from dicetree.solver.games.dicegeddon import Dicegeddon, attack_outcomes, recruit_outcomes
+from dicetree.solver.games.dicegeddon.state import ACTIVE, KEEP, PLACE, RESERVE, ROLLOFF, SETUP, STEP
 
 GAME = Dicegeddon(army_size=40)
 SEVERAL = Dicegeddon(army_size=40, several_defenders=True)

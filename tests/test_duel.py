@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver.match as match_module
-import solver.results as results_module
-import solver.strategies as strategies_module
-from cli.duel import duel as duel_command
-from cli.main import main
-from solver.game import TERMINAL, Game, GameError, GameType, PositionError, ValueBounds
-from solver.games import GAMES, load_game
-from solver.match import Duel, run_duel
-from solver.results import format_duel, wilson_interval
-from solver.strategies import GreedyStrategy, make_strategy, parse_strategy
+import dicetree.solver.match as match_module
+import dicetree.solver.results as results_module
+import dicetree.solver.strategies as strategies_module
+from dicetree.cli.duel import duel as duel_command
+from dicetree.cli.main import main
+from dicetree.solver.game import TERMINAL, Game, GameError, GameType, PositionError, ValueBounds
+from dicetree.solver.games import GAMES, load_game
+from dicetree.solver.match import Duel, run_duel
+from dicetree.solver.results import format_duel, wilson_interval
+from dicetree.solver.strategies import GreedyStrategy, make_strategy, parse_strategy
 
 GAME = load_game("rolldown")
 SMALL = "d8:5,d6:2/d6:3,d4:4 a -/-"  # two dice a side, no cards: short games

@@ -8,13 +8,13 @@ import random
 
 from click.testing import CliRunner
 
-import solver.games.dicefights.policies as policies_module
-from cli.main import main
-from solver.games import load_game
-from solver.games.dicefights.policies import POLICIES, play_game
-from solver.match import Match
-from solver.results import GameRecord, format_match
-from solver.strategies import parse_strategy
+import dicetree.solver.games.dicefights.policies as policies_module
+from dicetree.cli.main import main
+from dicetree.solver.games import load_game
+from dicetree.solver.games.dicefights.policies import POLICIES, play_game
+from dicetree.solver.match import Match
+from dicetree.solver.results import GameRecord, format_match
+from dicetree.solver.strategies import parse_strategy
 
 TWO, FOUR = load_game("dicefights"), load_game("dicefights", players=4)
 

@@ -16,10 +16,10 @@ import numpy as np
 
 import pytest
 
-from solver.exact import CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, build_graph, solve
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
-from solver.games import load_game
-from solver.games.rolldown.state import RolldownState
+from dicetree.solver.exact import CHANCE_NODE, MAX_NODE, MIN_NODE, TERMINAL_NODE, build_graph, solve
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
+from dicetree.solver.games import load_game
+from dicetree.solver.games.rolldown.state import RolldownState
 
 TOL = 1e-12
 
@@ -516,7 +516,7 @@ def test_random_games_match_brute_force(players, warm_start):
 # ----- acyclic games: the same answers as full-depth expectiminimax -----------------------------------------------
 @pytest.mark.parametrize("seed", range(12))
 def test_acyclic_random_games_match_expectimax(seed):
-    from solver.search import expectimax
+    from dicetree.solver.search import expectimax
     from toy_games import RandomTree
 
     game = RandomTree(seed, levels=5, shared=seed % 2 == 0, players=1 if seed % 3 == 2 else 2)

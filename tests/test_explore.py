@@ -13,10 +13,10 @@ with warnings.catch_warnings():  # Starlette asks for httpx2, which is not neede
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from cli.explore import create_app
-from cli.jobs import Cancelled, Jobs
-from solver.analysis import analyse
-from solver.games import game_names, load_game
+from dicetree.cli.explore import create_app
+from dicetree.cli.jobs import Cancelled, Jobs
+from dicetree.solver.analysis import analyse
+from dicetree.solver.games import game_names, load_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -191,7 +191,7 @@ def test_the_command_prints_its_address_and_serves_this_machine():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "cli.main", "explore", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "dicetree.cli.main", "explore", "--port", str(port)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout.readline().startswith(f"dicetree explorer at http://127.0.0.1:{port}/")

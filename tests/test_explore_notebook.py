@@ -25,9 +25,9 @@ def test_the_example_notebook_runs_and_its_objects_display_themselves():
 
 
 def test_an_analysis_and_a_line_render_as_html():
-    from solver.advice import advise
-    from solver.games import load_game
-    from solver.session import Line
+    from dicetree.solver.advice import advise
+    from dicetree.solver.games import load_game
+    from dicetree.solver.session import Line
 
     game = load_game("rolldown")
     line = Line.from_position(game, "d8:5/d6:3 a -/-")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.game import GameError
-from solver.matrix_game import solve_matrix_game
+from dicetree.solver.game import GameError
+from dicetree.solver.matrix_game import solve_matrix_game
 
 EPS = 1e-7
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import cache.packs as packs_module
-from cache.packs import PACK_MAGIC, PackStore
-from cache.store import BadMagicError, ChecksumMismatchError, CorruptTableError, TableVersionError, \
+import dicetree.cache.packs as packs_module
+from dicetree.cache.packs import PACK_MAGIC, PackStore
+from dicetree.cache.store import BadMagicError, ChecksumMismatchError, CorruptTableError, TableVersionError, \
     TruncatedTableError
 from concurrent_readers import read_while_rewriting
 
@@ -125,7 +125,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     import numpy as np
-    import cache.packs as p
+    import dicetree.cache.packs as p
     root, version, delay = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     p._CHUNK_BYTES = 64 * 1024
     real = p._write_all
@@ -177,7 +177,7 @@ def test_two_processes_read_while_a_third_rewrites(tmp_path):
     packs = PackStore(tmp_path)
     packs.save("g", "s", "p", {"t": np.full(100_000, 0.0)})
     setup = """
-        from cache.packs import PackStore
+        from dicetree.cache.packs import PackStore
         def load(root):
             values = np.array(PackStore(root).load("g", "s", "t"))
             return values, float(values[0])

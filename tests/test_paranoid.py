@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL
-from solver.games import load_game
-from solver.paranoid import ParanoidView
-from solver.search import Searcher, expectimax
+from dicetree.solver.game import CHANCE, TERMINAL
+from dicetree.solver.games import load_game
+from dicetree.solver.paranoid import ParanoidView
+from dicetree.solver.search import Searcher, expectimax
 from tests.toy_games import RandomTree
 
 

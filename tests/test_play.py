@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.games import game_names, load_game
-from solver.session import Line, node_of
+from dicetree.cli.main import main
+from dicetree.solver.games import game_names, load_game
+from dicetree.solver.session import Line, node_of
 
 ENDGAME = "d8:5/d6:3 a -/-"
 

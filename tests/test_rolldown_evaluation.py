@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.games.rolldown import Rolldown, RolldownState
-from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE
-from solver.games.rolldown.state import DECIDE, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER
+from dicetree.solver.games.rolldown import Rolldown, RolldownState
+from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE
+from dicetree.solver.games.rolldown.state import DECIDE, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER
 
 OBJECTIVES = ("round", "points", "match")
 EVALUATIONS = ("heuristic", "fitted")

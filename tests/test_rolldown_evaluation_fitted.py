@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import solver.games.rolldown.game as game_module
-from cli.main import main
-from solver.games.rolldown import Rolldown
-from solver.games.rolldown.fitted import (
+import dicetree.solver.games.rolldown.game as game_module
+from dicetree.cli.main import main
+from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown.fitted import (
     DATA_FILE,
     LAST_PAIR_WIN,
     EvaluationDataError,
@@ -106,7 +106,7 @@ def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch):
 
 
 def test_duels_can_set_the_two_evaluations_against_each_other():
-    from solver.strategies import make_strategy, parse_strategy
+    from dicetree.solver.strategies import make_strategy, parse_strategy
 
     for name in ("fitted", "heuristic"):
         spec = parse_strategy(f"{name}:depth=1", GAME)

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.game import CHANCE, GameError
-from solver.games.rolldown import Rolldown, RolldownState
-from solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, KING, UNKNOWN
-from solver.games.rolldown.rules import RolldownRules, card_faces
-from solver.games.rolldown.state import CAPTURE, DECIDE, NOBODY, SET, Capture, Reroll, SetFace
-from solver.games.rolldown.study import EndgameStudy
-from solver.games.rolldown.tablebase import Tablebase
-from solver.games.rolldown.tables import Signature, card_values
+from dicetree.solver.game import CHANCE, GameError
+from dicetree.solver.games.rolldown import Rolldown, RolldownState
+from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, KING, UNKNOWN
+from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces
+from dicetree.solver.games.rolldown.state import CAPTURE, DECIDE, NOBODY, SET, Capture, Reroll, SetFace
+from dicetree.solver.games.rolldown.study import EndgameStudy
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.tables import Signature, card_values
 
 GAME = Rolldown()
 PACKAGE = Path(__file__).resolve().parents[1] / "solver" / "games" / "rolldown"
@@ -142,7 +142,7 @@ LAYERS = {  # a module may import only from lower layers (or its own)
 }
 
 
-DEFERRED = {("game", "cache.store"), ("game", "solver.games.rolldown.tablebase"), ("game", "solver.games.rolldown.study")}
+DEFERRED = {("game", "dicetree.cache.store"), ("game", "dicetree.solver.games.rolldown.tablebase"), ("game", "dicetree.solver.games.rolldown.study")}
 """Imports ``game.py`` makes where they are used: the tables, their store and the study load numpy, which
 `dicetree notation` and `rules` do not need (issue 11's start-up)."""
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.game import PositionError
-from solver.games.rolldown import Rolldown, RolldownState
-from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN, UNKNOWN
-from solver.games.rolldown.notation import NOTATION_HELP, cards_drawn, format_position, parse_position
-from solver.games.rolldown.state import (
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.rolldown import Rolldown, RolldownState
+from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN, UNKNOWN
+from dicetree.solver.games.rolldown.notation import NOTATION_HELP, cards_drawn, format_position, parse_position
+from dicetree.solver.games.rolldown.state import (
     DECIDE,
     JOKER_ROLL,
     MODES,

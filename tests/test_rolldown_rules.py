@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL, GameError, PositionError, TooManyOutcomes
-from solver.games.rolldown import Rolldown
-from solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN, UNKNOWN
-from solver.games.rolldown.state import DECIDE, QUEEN_SECOND, ROUND_OVER
+from dicetree.solver.game import CHANCE, TERMINAL, GameError, PositionError, TooManyOutcomes
+from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES, HAND_SIZE, JOKER, KING, QUEEN, UNKNOWN
+from dicetree.solver.games.rolldown.state import DECIDE, QUEEN_SECOND, ROUND_OVER
 
 GAME = Rolldown()
 PRINTED = Rolldown(ace="printed")

@@ -3,7 +3,7 @@
 Checked three independent ways: values worked out by hand (one die each, no cards), the rules
 themselves one move deep (every legal move applied with ``Rolldown.apply``, its chance outcomes
 listed, the Queen's second die chosen after the first roll, then the tables probed), and the
-generic exact solver (``solver.exact.solve``) on a few hundred positions of small builds.
+generic exact solver (``dicetree.solver.exact.solve``) on a few hundred positions of small builds.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver.game import GameError
-from solver.games.rolldown import Rolldown
-from solver.games.rolldown.cards import ACE, DIE_SIDES, JOKER, KING, QUEEN
-from solver.games.rolldown.state import DECIDE, JOKER_PLAY, QUEEN_SECOND, ROUND_OVER, RolldownState
-from solver.games.rolldown.tables import (
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JOKER, KING, QUEEN
+from dicetree.solver.games.rolldown.state import DECIDE, JOKER_PLAY, QUEEN_SECOND, ROUND_OVER, RolldownState
+from dicetree.solver.games.rolldown.tables import (
     Signature,
     all_signatures,
     build_tables,
@@ -195,7 +195,7 @@ EXACT_ROOTS = [
 
 @pytest.mark.parametrize("ace,position", EXACT_ROOTS)
 def test_agrees_with_the_exact_solver(ace, position):
-    exact = pytest.importorskip("solver.exact")
+    exact = pytest.importorskip("dicetree.solver.exact")
     game = Rolldown(ace=ace)
     root = game.parse(position)
     solution = exact.solve(game, root)
@@ -285,7 +285,7 @@ def test_build_options_give_the_same_tables():
 def test_blocks_smaller_than_a_table_give_the_same_tables(monkeypatch):
     # Big tables (three dice a side) are swept in blocks of a few leading axes, with the means
     # along those axes summed across blocks: force that path on small tables and compare.
-    import solver.games.rolldown.tables as module
+    import dicetree.solver.games.rolldown.tables as module
 
     roots = [Signature((6, 8), (4, 10), (QUEEN,), (5,))]
     reference = build_tables(roots=roots)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from solver.game import GameError
-from solver.games.rollforit import RollForIt
-from solver.games.rollforit.deck import DEFAULT_DECK_FILE, DeckError, load_deck, load_deck_text
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rollforit import RollForIt
+from dicetree.solver.games.rollforit.deck import DEFAULT_DECK_FILE, DeckError, load_deck, load_deck_text
 
 
 def deck_text(*cards: dict, **top) -> str:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.game import PositionError
-from solver.games.rollforit import RollForIt
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.rollforit import RollForIt
 
 GAMES = {
     2: RollForIt(),

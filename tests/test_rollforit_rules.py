@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from solver.game import CHANCE, TERMINAL
-from solver.games.rollforit import RollForIt
-from solver.games.rollforit.deck import load_deck_text
-from solver.games.rollforit.notation import deck_text
-from solver.games.rollforit.rules import roll_outcomes
-from solver.games.rollforit.state import Complete, Flip, Place, Roll, TurnChoice
+from dicetree.solver.game import CHANCE, TERMINAL
+from dicetree.solver.games.rollforit import RollForIt
+from dicetree.solver.games.rollforit.deck import load_deck_text
+from dicetree.solver.games.rollforit.notation import deck_text
+from dicetree.solver.games.rollforit.rules import roll_outcomes
+from dicetree.solver.games.rollforit.state import Complete, Flip, Place, Roll, TurnChoice
 
 
 def position(game: RollForIt, cards: str, scores: str, turn: str, scored: dict[int, list[str]] | None = None,

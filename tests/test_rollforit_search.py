@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from solver.analysis import solved_exactly
-from solver.game import GameError
-from solver.games.rollforit import RollForIt
-from solver.games.rollforit.deck import load_deck_text
-from solver.games.rollforit.evaluation import expected_rolls, win_chances
-from solver.games.rollforit.state import TurnChoice
-from solver.games.rollforit.strategies import HumanStrategy, RaceStrategy
-from solver.match import Match
-from solver.search import Searcher, expectimax
+from dicetree.solver.analysis import solved_exactly
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rollforit import RollForIt
+from dicetree.solver.games.rollforit.deck import load_deck_text
+from dicetree.solver.games.rollforit.evaluation import expected_rolls, win_chances
+from dicetree.solver.games.rollforit.state import TurnChoice
+from dicetree.solver.games.rollforit.strategies import HumanStrategy, RaceStrategy
+from dicetree.solver.match import Match
+from dicetree.solver.search import Searcher, expectimax
 
 ONE_IMAGE = {"cards": [{"id": f"T{i}", "deck": "gold", "points": 2, "dice": [i]} for i in range(1, 5)]}
 

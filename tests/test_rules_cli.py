@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.game import GameError
-from solver.games import game_class, game_names, load_game
-from solver.rule_options import RuleOption, parse_rules, shorten, split_rule
+from dicetree.cli.main import main
+from dicetree.solver.game import GameError
+from dicetree.solver.games import game_class, game_names, load_game
+from dicetree.solver.rule_options import RuleOption, parse_rules, shorten, split_rule
 
 
 def run(*args: str):

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
-from solver.game import GameError
-from solver.games import load_game
-from solver.search import Searcher, expectimax
+from dicetree.cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from dicetree.solver.game import GameError
+from dicetree.solver.games import load_game
+from dicetree.solver.search import Searcher, expectimax
 from toy_games import HighRoll, RandomTree, SimultaneousStub, high_roll_value
 
 TOLERANCE = 1e-9

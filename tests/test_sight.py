@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from solver.games import load_game
-from solver.games.rolldown.cards import UNKNOWN
-from solver.match import Duel, play_game
-from solver.results import format_duel
-from solver.strategies import RandomStrategy, Strategy, make_strategy
+from dicetree.solver.games import load_game
+from dicetree.solver.games.rolldown.cards import UNKNOWN
+from dicetree.solver.match import Duel, play_game
+from dicetree.solver.results import format_duel
+from dicetree.solver.strategies import RandomStrategy, Strategy, make_strategy
 
 GAME = load_game("rolldown")
 

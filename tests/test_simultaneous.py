@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
-from solver.simultaneous import SimultaneousSearcher, has_simultaneous_moves
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, ValueBounds, GameType
+from dicetree.solver.simultaneous import SimultaneousSearcher, has_simultaneous_moves
 
 RPS_WIN = {("R", "S"), ("P", "R"), ("S", "P")}
 
@@ -173,7 +173,7 @@ def test_results_serialize_with_strategies():
 
 
 def test_only_games_declaring_simultaneous_moves_have_them():
-    from solver.games import load_game
+    from dicetree.solver.games import load_game
 
     assert has_simultaneous_moves(TwoStage()) and has_simultaneous_moves(load_game("dicefights"))
     assert not has_simultaneous_moves(load_game("rolldown"))

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import cache.store as store_module
-from cache.store import (
+import dicetree.cache.store as store_module
+from dicetree.cache.store import (
     FORMAT_VERSION,
     MAGIC,
     BadMagicError,
@@ -31,7 +31,7 @@ from cache.store import (
     TruncatedTableError,
     default_root,
 )
-from solver.game import GameError
+from dicetree.solver.game import GameError
 from concurrent_readers import read_while_rewriting
 
 REPO = Path(__file__).resolve().parent.parent
@@ -408,7 +408,7 @@ WRITER = textwrap.dedent(
     """
     import os, sys, time
     import numpy as np
-    import cache.store as s
+    import dicetree.cache.store as s
     root, mode, version = sys.argv[1], sys.argv[2], float(sys.argv[3])
     s._CHUNK_BYTES = 64 * 1024
 
@@ -518,7 +518,7 @@ def test_two_processes_read_at_once_while_a_third_rewrites(tmp_path):
     store = TableStore(tmp_path, mmap_threshold=0)
     store.save("g", "s", np.full(100_000, 0.0), {"version": 0.0})
     setup = """
-        from cache.store import TableStore
+        from dicetree.cache.store import TableStore
         def load(root):
             store = TableStore(root, mmap_threshold=0)
             table = store.load("g", "s")
@@ -535,7 +535,7 @@ def test_two_processes_read_at_once_while_a_third_rewrites(tmp_path):
 def test_two_processes_map_the_same_table(tmp_path):
     values = tricky_values((50, 400))
     TableStore(tmp_path, mmap_threshold=0).save("g", "s", values, {})
-    script = ("import sys, hashlib; from cache.store import TableStore; "
+    script = ("import sys, hashlib; from dicetree.cache.store import TableStore; "
               "t = TableStore(sys.argv[1], mmap_threshold=0).load('g', 's'); "
               "print(hashlib.sha256(t.array.tobytes()).hexdigest(), t.is_mapped)")
     procs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True,

@@ -1,4 +1,4 @@
-"""`dicetree study` and :mod:`solver.games.rolldown.study`: values equal the tables' probes, best moves are legal
+"""`dicetree study` and :mod:`dicetree.solver.games.rolldown.study`: values equal the tables' probes, best moves are legal
 and on top, pictures are written, bad input is one line and exit status 2."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import csv
 import pytest
 from click.testing import CliRunner
 
-from cache.store import TableStore
-from cli.main import main
-from solver.games.rolldown import Rolldown
-from solver.games.rolldown.tablebase import Tablebase
-from solver.games.rolldown.study import StudySpec, run_study
+from dicetree.cache.store import TableStore
+from dicetree.cli.main import main
+from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.study import StudySpec, run_study
 
 
 def run(*args: str):
@@ -89,7 +89,7 @@ def test_bad_input_is_one_line_and_exit_2(tables, tmp_path, args, message):
 def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import main
+    from dicetree.cli.main import main
 
     result = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "8", "-o", str(tmp_path / "army-8")])
     assert result.exit_code == 0, result.output
@@ -107,7 +107,7 @@ def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
 def test_dicegeddon_army_study_samples_what_it_does_not_solve(tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import main
+    from dicetree.cli.main import main
 
     stem = str(tmp_path / "army-8")
     args = ["study", "dicegeddon", "--army-size", "8", "-o", stem, "--exact-limit", "300", "--games", "20"]
@@ -126,7 +126,7 @@ def test_dicegeddon_army_study_samples_what_it_does_not_solve(tmp_path):
 def test_dicegeddon_single_pairing_exact_or_sampled_the_same_over_any_jobs():
     from click.testing import CliRunner
 
-    from cli.main import main
+    from dicetree.cli.main import main
 
     exact = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "20", "--pairing", "d4/d20", "--mulligan"])
     assert exact.exit_code == 0, exact.output

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cache.packs import PackStore
-from cache.store import TableStore
-from solver.games.rolldown.tablebase import Tablebase
-from solver.games.rolldown.tables import all_signatures, plan_batches
+from dicetree.cache.packs import PackStore
+from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.tables import all_signatures, plan_batches
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = "rolldown-online"
@@ -39,7 +39,7 @@ def reference(tmp_path_factory) -> dict[str, str]:
     return tables
 
 
-BUILD = "from cache.store import TableStore; from solver.games.rolldown.tablebase import Tablebase; " \
+BUILD = "from dicetree.cache.store import TableStore; from dicetree.solver.games.rolldown.tablebase import Tablebase; " \
         "import sys; Tablebase(TableStore(sys.argv[1])).build(max_dice=2)"
 
 
@@ -76,7 +76,7 @@ def test_a_local_cluster_builds_the_same_tables(tmp_path, reference):
 def test_an_unreachable_scheduler_is_one_line(tables):
     from click.testing import CliRunner
 
-    from cli.main import main
+    from dicetree.cli.main import main
 
     result = CliRunner().invoke(main, ["tablebase", "build", "rolldown", "--dice", "1", "--scheduler", "nonsense:::"])
     assert result.exit_code == 2 and "Traceback" not in result.output

@@ -9,11 +9,11 @@ from click.testing import CliRunner
 
 import numpy as np
 
-from cache.packs import PackStore
-from cache.store import TableStore
-from cli.main import main
-from solver.exact import solve
-from solver.games.rolldown import Rolldown
+from dicetree.cache.packs import PackStore
+from dicetree.cache.store import TableStore
+from dicetree.cli.main import main
+from dicetree.solver.exact import solve
+from dicetree.solver.games.rolldown import Rolldown
 
 
 def run(*args: str):

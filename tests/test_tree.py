@@ -17,15 +17,15 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
-import solver.render as render_module
-import solver.tree as tree_module
-from cli.main import main
-from solver.exact import solve
-from solver.game import GameError
-from solver.games import load_game
-from solver.render import to_graphviz, write_tree
-from solver.search import expectimax
-from solver.tree import TreeOptions, build_tree
+import dicetree.solver.render as render_module
+import dicetree.solver.tree as tree_module
+from dicetree.cli.main import main
+from dicetree.solver.exact import solve
+from dicetree.solver.game import GameError
+from dicetree.solver.games import load_game
+from dicetree.solver.render import to_graphviz, write_tree
+from dicetree.solver.search import expectimax
+from dicetree.solver.tree import TreeOptions, build_tree
 
 GAME = load_game("rolldown", evaluation="heuristic")  # the figures below were worked with it
 ENDGAME = "d8:5/d6:3 a -/-"  # A can capture the last pair at once

@@ -1,4 +1,4 @@
-"""Small games on the :mod:`solver.game` interface, for testing searches against known answers.
+"""Small games on the :mod:`dicetree.solver.game` interface, for testing searches against known answers.
 
 * :class:`RandomTree` — a random expectiminimax tree (or layered graph with transpositions) built
   deterministically from a seed: decision nodes of both players, chance nodes with uneven
@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, PositionError, ValueBounds, GameType
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, PositionError, ValueBounds, GameType
 
 
 @dataclass(frozen=True, slots=True)

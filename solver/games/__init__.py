@@ -2,16 +2,16 @@
 
 A game registers here by its package and class; nothing is imported until a game is asked for,
 so listing games costs nothing. Everything else (searches, solvers, duels, the command line)
-reads a game's declared facts (:class:`solver.game.GameType`) and rule options
-(:mod:`solver.rule_options`), never its name.
+reads a game's declared facts (:class:`dicetree.solver.game.GameType`) and rule options
+(:mod:`dicetree.solver.rule_options`), never its name.
 
->>> from solver.games import load_game
+>>> from dicetree.solver.games import load_game
 >>> load_game("rolldown", ace="printed")
 Rolldown(ace='printed', objective='round')
 >>> load_game("rolldown", ace="both")
 Traceback (most recent call last):
 ...
-solver.game.GameError: rule option ace must be one of online, printed, not 'both'
+dicetree.solver.game.GameError: rule option ace must be one of online, printed, not 'both'
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from solver.game import Game, GameError
-from solver.rule_options import parse_rules, shorten
+from dicetree.solver.game import Game, GameError
+from dicetree.solver.rule_options import parse_rules, shorten
 
 GAMES: dict[str, str] = {
-    "rolldown": "solver.games.rolldown:Rolldown",
-    "dicefights": "solver.games.dicefights:DiceFights",
-    "dicegeddon": "solver.games.dicegeddon:Dicegeddon",
-    "dicecards": "solver.games.dicecards:DiceCards",
-    "rollforit": "solver.games.rollforit:RollForIt",
+    "rolldown": "dicetree.solver.games.rolldown:Rolldown",
+    "dicefights": "dicetree.solver.games.dicefights:DiceFights",
+    "dicegeddon": "dicetree.solver.games.dicegeddon:Dicegeddon",
+    "dicecards": "dicetree.solver.games.dicecards:DiceCards",
+    "rollforit": "dicetree.solver.games.rollforit:RollForIt",
 }
 """Command-line name -> ``package:Class`` of the game (its ``game_type.short_name`` is the same name)."""
 

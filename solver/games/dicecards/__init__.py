@@ -2,10 +2,10 @@
 ``cards.json``), the rules (``rules``), notation (``notation``), evaluation (``evaluation``) and
 the game (``game``)."""
 
-from solver.games.dicecards.cards import Card, CardError, Need, Slot
-from solver.games.dicecards.game import DiceCards
-from solver.games.dicecards.library import CardLibrary, CellsCard, load_library, register_kind
-from solver.games.dicecards.state import DiceCardsState
+from dicetree.solver.games.dicecards.cards import Card, CardError, Need, Slot
+from dicetree.solver.games.dicecards.game import DiceCards
+from dicetree.solver.games.dicecards.library import CardLibrary, CellsCard, load_library, register_kind
+from dicetree.solver.games.dicecards.state import DiceCardsState
 
 __all__ = ["Card", "CardError", "CardLibrary", "CellsCard", "DiceCards", "DiceCardsState", "Need", "Slot",
            "load_library", "register_kind"]

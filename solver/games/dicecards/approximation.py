@@ -4,7 +4,7 @@ A hand of six cards has far too many states to solve (Solitaire alone has 4,096)
 interact only through which roll goes where and the tickets they share: a weakly coupled
 decision process. The approximation relaxes the coupling with a **price on rolls** (a Lagrangian
 relaxation, as for weakly coupled MDPs): each card is solved alone and exactly over all rolls
-(:mod:`solver.games.dicecards.induction`), free to take or leave every roll, paying
+(:mod:`dicetree.solver.games.dicecards.induction`), free to take or leave every roll, paying
 ``roll_price`` points for each roll it takes, with the tickets it gives itself. With
 ``U_c(m, t, r)`` card c's value in state m with t tickets and r rolls to go, a position is worth
 about::
@@ -34,7 +34,7 @@ excess within its noise (:data:`SIGNIFICANT`).
 ``benchmarks/dicecards_approximation.py`` measures both values against exact ones and against
 the scores of played games.
 
->>> from solver.games.dicecards.game import DiceCards
+>>> from dicetree.solver.games.dicecards.game import DiceCards
 >>> game = DiceCards()
 >>> model = Approximation(game.library, game.rolls)
 >>> state = game.parse("HOP=1,2,3 DBL=- t0 3/50 B4R4")
@@ -53,11 +53,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solver.games.dicecards.cards import Card
-from solver.games.dicecards.induction import hand_graph
-from solver.games.dicecards.library import CardLibrary
-from solver.games.dicecards.rules import after_record, final_score, records
-from solver.games.dicecards.state import FACES, OVER, RECORD, ROLL, DiceCardsState, Record
+from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.induction import hand_graph
+from dicetree.solver.games.dicecards.library import CardLibrary
+from dicetree.solver.games.dicecards.rules import after_record, final_score, records
+from dicetree.solver.games.dicecards.state import FACES, OVER, RECORD, ROLL, DiceCardsState, Record
 
 ROLL_PRICES = (0.0, 1.0)
 """The prices on rolls tried (points a card pays for each roll it takes in its own solution): a
@@ -170,7 +170,7 @@ class Approximation:
         self.corrections: OrderedDict[tuple[str, ...], Correction] = OrderedDict()
         """Where card solutions come from besides solving them: an object whose
         ``card_values(card, rolls, prices)`` loads or solves and stores them (the game's stored exact
-        values, :mod:`solver.games.dicecards.tables`), or None."""
+        values, :mod:`dicetree.solver.games.dicecards.tables`), or None."""
 
     def card(self, code: str) -> CardValues:
         """Card ``code``'s own solution."""
@@ -277,7 +277,7 @@ class Approximation:
         return Played(tuple(values[:-1]), marks, tickets, spent, final_score(cards, marks, tickets))
 
     def preference(self, graph):
-        """For :meth:`~solver.games.dicecards.induction.HandGraph.follow`: ``preference(r)`` is every
+        """For :meth:`~dicetree.solver.games.dicecards.induction.HandGraph.follow`: ``preference(r)`` is every
         candidate's value when r rolls are to go (the record decided now leaves r - 1); the policy
         that follows it is this approximation's."""
         tables = [self.card(card.code) for card in graph.cards]

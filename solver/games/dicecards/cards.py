@@ -1,7 +1,7 @@
 """The card interface of Dice Cards: what a card is, which numbers of a roll it takes, what it scores.
 
 The rule text describes no card in full: every card carries its own rules. So a card is a plug-in,
-an object of a :class:`Card` subclass, and the engine (:mod:`solver.games.dicecards.rules`) knows
+an object of a :class:`Card` subclass, and the engine (:mod:`dicetree.solver.games.dicecards.rules`) knows
 only this interface:
 
 * **its state** — a small hashable value (an int bit mask, a tuple of counts) saying what is
@@ -32,10 +32,10 @@ die or the total, as most cards take) and ``4-5`` (both dice at once, a 4 and a 
 >>> parse_need("13")
 Traceback (most recent call last):
 ...
-solver.games.dicecards.cards.CardError: '13': a number from two dice is 1..12
+dicetree.solver.games.dicecards.cards.CardError: '13': a number from two dice is 1..12
 
 A card of your own: subclass :class:`Card` (seven small methods; the library's kinds in
-:mod:`solver.games.dicecards.library` are examples), or write it as data, a ``cells`` card, in a
+:mod:`dicetree.solver.games.dicecards.library` are examples), or write it as data, a ``cells`` card, in a
 cards file. Lucky Sevens here marks up to three totals of 7, 2 points each::
 
     >>> class LuckySevens(Card):
@@ -52,7 +52,7 @@ cards file. Lucky Sevens here marks up to three totals of 7, 2 points each::
     ((Slot(label='7', need=Need(kind='T', first=7, second=0), after=1),), 6)
 
 Give it to the game with the library: ``DiceCards(cards=load_library().with_cards(card))``
-(see :mod:`solver.games.dicecards.game`).
+(see :mod:`dicetree.solver.games.dicecards.game`).
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ from collections.abc import Hashable, Iterator
 from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
-from solver.game import GameError, PositionError
-from solver.games.dicecards.state import FACES
-from solver.rule_options import shorten
+from dicetree.solver.game import GameError, PositionError
+from dicetree.solver.games.dicecards.state import FACES
+from dicetree.solver.rule_options import shorten
 
 MAX_NUMBER = 2 * FACES
 """The largest number two dice make (their total); a single die makes at most FACES."""

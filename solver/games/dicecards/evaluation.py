@@ -1,7 +1,7 @@
 """Dice Cards leaf evaluation: what a search takes a position to be worth at its depth limit.
 
 With rule option ``evaluation=cards`` (the default) the value is the six-card approximation built
-from exact per-card solutions (:mod:`solver.games.dicecards.approximation`), corrected by rollouts
+from exact per-card solutions (:mod:`dicetree.solver.games.dicecards.approximation`), corrected by rollouts
 of its own policy: an estimate of the expected final score under that policy. With ``evaluation=points`` it is the score the cards already hold (All-or-Nothing
 applied, tickets at 2 a point), a lower bound of it, since marks are never lost: cheap, and blind
 to everything still to come.
@@ -12,7 +12,7 @@ a normal curve whose spread grows with the rolls to go (``SPREAD`` points at 50 
 every player's estimate gets such a curve and the value is the chance that the player's is the
 highest (:func:`win_chance`). Values always lie within the game's bounds.
 
->>> from solver.games.dicecards.game import DiceCards
+>>> from dicetree.solver.games.dicecards.game import DiceCards
 >>> game = DiceCards(evaluation="points")
 >>> evaluate(game.parse("SOL=B6,R5,B4 BB=4,9,6 t1 9/50 roll"), 0, game)   # a column, a Bingo, 1 ticket
 9.0
@@ -28,11 +28,11 @@ from typing import Protocol
 
 import numpy as np
 
-from solver.game import ValueBounds
-from solver.games.dicecards.approximation import Approximation
-from solver.games.dicecards.library import CardLibrary
-from solver.games.dicecards.rules import final_score
-from solver.games.dicecards.state import OVER, DiceCardsState
+from dicetree.solver.game import ValueBounds
+from dicetree.solver.games.dicecards.approximation import Approximation
+from dicetree.solver.games.dicecards.library import CardLibrary
+from dicetree.solver.games.dicecards.rules import final_score
+from dicetree.solver.games.dicecards.state import OVER, DiceCardsState
 
 SPREAD = 8.5
 """The standard deviation of the final score of six-card games from the start played by the
@@ -81,7 +81,7 @@ def win_chance(state: DiceCardsState, player: int, game: CardGame) -> float:
     around their estimate (:func:`expected_score`, :func:`spread`): the integral over ``player``'s
     score x of its density times every other player's chance of less than x.
 
-    >>> from solver.games.dicecards.game import DiceCards
+    >>> from dicetree.solver.games.dicecards.game import DiceCards
     >>> game = DiceCards(players=2, evaluation="points")
     >>> state = game.parse("SOL=B6,R5,B4 BB=4,9,6 t1 | SOL=- BB=- t0 9/50 roll")   # 9 points against 0
     >>> sigma = SPREAD * math.sqrt(41 / 50) + 0.5   # by hand, for two players: Phi(9 / (sigma * sqrt 2))

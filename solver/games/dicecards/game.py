@@ -1,10 +1,10 @@
-"""Dice Cards (CardLords, 2023): one player's 50-roll game on the :mod:`solver.game` interface.
+"""Dice Cards (CardLords, 2023): one player's 50-roll game on the :mod:`dicetree.solver.game` interface.
 
 Rules text: ``shared/rules/dice-cards.txt``. Every roll of a Black and a Red die, each player
 records one number on one of their six cards: a die, or the total of both, as the card allows.
 After 50 rolls the cards score; unused tickets score 1 point for 2. The cards are plug-ins
-(:mod:`solver.games.dicecards.cards`), their layouts and printed values a data file
-(:mod:`solver.games.dicecards.library`, ``--rule cards=FILE``).
+(:mod:`dicetree.solver.games.dicecards.cards`), their layouts and printed values a data file
+(:mod:`dicetree.solver.games.dicecards.library`, ``--rule cards=FILE``).
 
 Usage::
 
@@ -49,7 +49,7 @@ Readings where the text is silent
    table: 87 Scholar, 84 Master, 81 Expert, 70 Novice).
 8. **Setup.** :meth:`DiceCards.new_game` deals each player six different cards of the library at
    random, from two copies of each (the choice of 6 of 9 is not a move of the game: comparing
-   choices is the study, :mod:`solver.games.dicecards.study`).
+   choices is the study, :mod:`dicetree.solver.games.dicecards.study`).
 """
 
 from __future__ import annotations
@@ -60,22 +60,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cache.store import TableStore
-from solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
-from solver.games.dicecards.approximation import Approximation
-from solver.games.dicecards.cards import Card
-from solver.games.dicecards.evaluation import evaluate
-from solver.games.dicecards.library import CardLibrary, load_library
-from solver.games.dicecards.notation import format_position, notation_help, parse_position
-from solver.games.dicecards.rules import after_record, final_score, record_name, records
-from solver.games.dicecards.state import (
+from dicetree.cache.store import TableStore
+from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
+from dicetree.solver.games.dicecards.approximation import Approximation
+from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.evaluation import evaluate
+from dicetree.solver.games.dicecards.library import CardLibrary, load_library
+from dicetree.solver.games.dicecards.notation import format_position, notation_help, parse_position
+from dicetree.solver.games.dicecards.rules import after_record, final_score, record_name, records
+from dicetree.solver.games.dicecards.state import (
     COPIES, FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
     Seat,
 )
-from solver.games.dicecards.strategies import STRATEGY_KINDS
-from solver.games.dicecards.study import KeepSixStudy
-from solver.games.dicecards.tables import CardTables
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.games.dicecards.strategies import STRATEGY_KINDS
+from dicetree.solver.games.dicecards.study import KeepSixStudy
+from dicetree.solver.games.dicecards.tables import CardTables
+from dicetree.solver.rule_options import RuleOption, shorten
 
 MAX_PLAYERS = 6
 """Players on the same rolls at most (the box's copies may allow fewer: three with the built-in nine cards)."""
@@ -88,7 +88,7 @@ OUTCOMES = tuple((Roll(black, red), 1 / FACES**2) for black in range(1, FACES + 
 class DiceCards(Game):
     """Dice Cards for one player with fixed rule options (see the module docstring's readings).
 
-    ``cards`` is a cards file's path, a :class:`~solver.games.dicecards.library.CardLibrary`
+    ``cards`` is a cards file's path, a :class:`~dicetree.solver.games.dicecards.library.CardLibrary`
     (your own cards added with ``load_library().with_cards(...)``), or ``None`` for the built-in file.
     """
 
@@ -263,17 +263,17 @@ class DiceCards(Game):
 
     def exact_provider(self, tables_dir: str | None = None, *, required: bool = False) -> CardTables:
         """Stored per-card solutions (which the leaf evaluation then uses) and exact values of small
-        hands (:mod:`solver.games.dicecards.tables`)."""
+        hands (:mod:`dicetree.solver.games.dicecards.tables`)."""
         tables = CardTables(self, TableStore(tables_dir))
         self.approximation.solutions = tables
         return tables
 
     def strategies(self) -> tuple:
-        """``cards``, ``race`` and ``points`` (:mod:`solver.games.dicecards.strategies`): no search, any player count."""
+        """``cards``, ``race`` and ``points`` (:mod:`dicetree.solver.games.dicecards.strategies`): no search, any player count."""
         return STRATEGY_KINDS
 
     def study(self) -> KeepSixStudy:
-        """``dicetree study dicecards``: which 6 of a deal of 9 cards to keep (:mod:`solver.games.dicecards.study`)."""
+        """``dicetree study dicecards``: which 6 of a deal of 9 cards to keep (:mod:`dicetree.solver.games.dicecards.study`)."""
         return KeepSixStudy(self)
 
     def is_progress(self, state: DiceCardsState, action) -> bool:

@@ -19,7 +19,7 @@ for 50 rolls in about a second. Ticket counts run from 0 to the most the positio
 Hand-checked: a card of one box taking a Black 6, worth 1 point, over ``n`` rolls is worth
 ``1 - (5/6)**n`` (the box is filled the first time a Black 6 comes)::
 
-    >>> from solver.games.dicecards.library import CellsCard
+    >>> from dicetree.solver.games.dicecards.library import CellsCard
     >>> one = CellsCard("One", "ONE", ["B6"], points=[1])
     >>> solution = solve_hand((one,), (0,), 0, 2)
     >>> round(solution.value((0,), 0, 2), 6), round(1 - (5 / 6) ** 2, 6)
@@ -36,10 +36,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.game import GameError
-from solver.games.dicecards.cards import IMPOSSIBLE, Card, Need, price
-from solver.games.dicecards.rules import after_record, records
-from solver.games.dicecards.state import FACES, TICKETS_PER_POINT, Record
+from dicetree.solver.game import GameError
+from dicetree.solver.games.dicecards.cards import IMPOSSIBLE, Card, Need, price
+from dicetree.solver.games.dicecards.rules import after_record, records
+from dicetree.solver.games.dicecards.state import FACES, TICKETS_PER_POINT, Record
 
 MAX_STATES = 2_000_000
 """solve_hand refuses hands with more (marks, tickets) states than this."""

@@ -1,7 +1,7 @@
 """The library of Dice Cards: the kinds of card, and the cards file that configures them.
 
 A cards file (JSON; the default is ``cards.json`` next to this module, ``--rule cards=FILE``
-another) lists cards; each entry names its ``kind`` (a :class:`~solver.games.dicecards.cards.Card`
+another) lists cards; each entry names its ``kind`` (a :class:`~dicetree.solver.games.dicecards.cards.Card`
 subclass) and gives what the printed card shows: its layout and its point values. The printed
 values are not public, so **every number in the default file is an assumption** a user may edit;
 the file is validated when it is read, and an impossible card is one line::
@@ -17,7 +17,7 @@ Keys every entry may have: ``kind``, ``name``, ``code`` (required), ``all_or_not
 ``in_order`` (kinds that know it), ``source``, ``assumed``; the rest belong to the kind:
 
 * ``cells`` — ``groups``: a list of groups, each a space-separated list of cells, each cell a
-  need (``B6``, ``R3``, ``D4``, ``T9``, ``9``, ``4-5``: see :func:`~solver.games.dicecards.cards.parse_need`);
+  need (``B6``, ``R3``, ``D4``, ``T9``, ``9``, ``4-5``: see :func:`~dicetree.solver.games.dicecards.cards.parse_need`);
   a group scores ``points[i]`` and gives ``tickets[i]`` (default 0) once all its cells are marked,
   ``bonus`` more when every group is; ``in_order``: cells are marked in the listed order.
   Solitaire, Yin & Yang, Hopscotch and Doubles are cells cards, and so is any card of your own
@@ -34,7 +34,7 @@ Keys every entry may have: ``kind``, ``name``, ``code`` (required), ``all_or_not
 * ``polyomino`` — ``columns``: each column's need (default ``D1`` .. ``D6``); ``points[k]`` when
   row k (bottom first) is full, so as many rows as points; a brick falls to the bottom of its column.
 
-A kind of your own: subclass :class:`~solver.games.dicecards.cards.Card`, give it ``kind`` and a
+A kind of your own: subclass :class:`~dicetree.solver.games.dicecards.cards.Card`, give it ``kind`` and a
 ``from_entry`` classmethod, and call :func:`register_kind`; or name it in a cards file as
 ``"kind": "module:Class"`` (the module is imported: it must be on the Python path).
 
@@ -47,7 +47,7 @@ A kind of your own: subclass :class:`~solver.games.dicecards.cards.Card`, give i
 ...                            "line_points": 1}]}, "mine.json")
 Traceback (most recent call last):
 ...
-solver.games.dicecards.cards.CardError: cards file 'mine.json', card 1 (B): grid: '13': a number from two dice is 1..12
+dicetree.solver.games.dicecards.cards.CardError: cards file 'mine.json', card 1 (B): grid: '13': a number from two dice is 1..12
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from solver.games.dicecards.cards import MAX_NUMBER, Card, CardError, Need, Slot, need_text, parse_need
-from solver.games.dicecards.state import FACES
-from solver.rule_options import shorten
+from dicetree.solver.games.dicecards.cards import MAX_NUMBER, Card, CardError, Need, Slot, need_text, parse_need
+from dicetree.solver.games.dicecards.state import FACES
+from dicetree.solver.rule_options import shorten
 
 DEFAULT_CARDS_FILE = Path(__file__).with_name("cards.json")
 COMMON_KEYS = ("kind", "name", "code", "all_or_nothing", "in_order", "source", "assumed")
@@ -73,7 +73,7 @@ class Entry:
     >>> Entry({"points": [1, -2]}, "card 1").wholes("points")
     Traceback (most recent call last):
     ...
-    solver.games.dicecards.cards.CardError: card 1: points: -2 is negative (points and tickets are whole numbers >= 0)
+    dicetree.solver.games.dicecards.cards.CardError: card 1: points: -2 is negative (points and tickets are whole numbers >= 0)
     """
 
     def __init__(self, data: Mapping[str, Any], where: str) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from solver.game import PositionError
-from solver.games.dicecards.cards import Card
-from solver.games.dicecards.library import CardLibrary
-from solver.games.dicecards.rules import rolls_recorded, tickets_given
-from solver.games.dicecards.state import COPIES, FACES, HAND, OVER, RECORD, ROLL, DiceCardsState, Seat
-from solver.rule_options import shorten
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.library import CardLibrary
+from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
+from dicetree.solver.games.dicecards.state import COPIES, FACES, HAND, OVER, RECORD, ROLL, DiceCardsState, Seat
+from dicetree.solver.rule_options import shorten
 
 
 class CardGame(Protocol):

@@ -1,11 +1,11 @@
 """Dice Cards rules on one player's cards: the legal records of a roll, their effect, the score.
 
-Functions here take the player's cards as :class:`~solver.games.dicecards.cards.Card` objects
+Functions here take the player's cards as :class:`~dicetree.solver.games.dicecards.cards.Card` objects
 (the game resolves a state's codes through its library), so the exact solver and the game share
 them. The readings of what the rule text leaves open are listed in
-:mod:`solver.games.dicecards.game`.
+:mod:`dicetree.solver.games.dicecards.game`.
 
->>> from solver.games.dicecards.library import load_library
+>>> from dicetree.solver.games.dicecards.library import load_library
 >>> library = load_library()
 >>> cards = (library["SOL"], library["DBL"])
 >>> marks = tuple(card.start() for card in cards)
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from solver.games.dicecards.cards import Card, price
-from solver.games.dicecards.state import LOSE, LOST, TICKETS_PER_POINT, Record
+from dicetree.solver.games.dicecards.cards import Card, price
+from dicetree.solver.games.dicecards.state import LOSE, LOST, TICKETS_PER_POINT, Record
 
 Cards = Sequence[Card]
 Marks = tuple[Hashable, ...]
@@ -33,7 +33,7 @@ def records(cards: Cards, marks: Marks, tickets: int, roll: tuple[int, int], may
 
     For each card, each open slot whose need the roll fits for at most ``tickets`` (the cheapest
     way: a slot reached two ways costs the fewer tickets), free records first within a card.
-    The lost roll (:data:`~solver.games.dicecards.state.LOST`) is offered when no record is
+    The lost roll (:data:`~dicetree.solver.games.dicecards.state.LOST`) is offered when no record is
     free (it fits no card as rolled: spending tickets is never forced), or always with ``may_pass``.
     """
     black, red = roll

@@ -58,7 +58,7 @@ class DiceCardsState(NamedTuple):
 
     ``cards`` are the codes of the (first) player's cards (``'SOL'``, ...), in the order of the
     position; ``marks[i]`` is card i's own state (what is marked on it: a small hashable value its
-    card class reads, see :mod:`solver.games.dicecards.cards`); ``tickets`` are the unused tickets;
+    card class reads, see :mod:`dicetree.solver.games.dicecards.cards`); ``tickets`` are the unused tickets;
     ``rolls`` counts the rolls done (recorded or lost, by every player); ``roll`` is ``(black, red)``
     while a record is due (phase RECORD), else ``()``. With several players, ``others`` are the
     seats of players 2, 3, ... and ``turn`` is the player who records the roll next (they record

@@ -4,15 +4,15 @@ Each plays one seat on the player's own cards, needs no search, and so plays any
 (the built-in ``greedy`` and ``solver`` search, which the generic search offers for two players
 with the win objective only):
 
-* ``cards`` — the approximation's policy (:mod:`solver.games.dicecards.approximation`): the record
+* ``cards`` — the approximation's policy (:mod:`dicetree.solver.games.dicecards.approximation`): the record
   after which the player's own expected score is highest; it never looks at the others.
 * ``race`` — one record on the win objective's evaluation: the record after which the player's
-  chance of the highest score (:func:`~solver.games.dicecards.evaluation.win_chance`, every
+  chance of the highest score (:func:`~dicetree.solver.games.dicecards.evaluation.win_chance`, every
   player's estimate as a normal curve) is highest; equal chances go to the ``cards`` record.
 * ``points`` — the record that scores the most now (fewest tickets spent among equals): a plain player.
 
 >>> import random
->>> from solver.games.dicecards import DiceCards
+>>> from dicetree.solver.games.dicecards import DiceCards
 >>> game = DiceCards(players=2)
 >>> state = game.parse("SOL=B6,R5 BB=4,9 t0 | SOL=- BB=- t0 9/50 B4R6 P1")
 >>> [game.action_name(state, most_points(game, state, game.legal_actions(state)))]
@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from solver.game import Action, Game, State
-from solver.games.dicecards.evaluation import win_chance
-from solver.games.dicecards.rules import after_record, final_score
-from solver.games.dicecards.state import DiceCardsState, Record
-from solver.strategies import Strategy, StrategyKind, StrategySpec
+from dicetree.solver.game import Action, Game, State
+from dicetree.solver.games.dicecards.evaluation import win_chance
+from dicetree.solver.games.dicecards.rules import after_record, final_score
+from dicetree.solver.games.dicecards.state import DiceCardsState, Record
+from dicetree.solver.strategies import Strategy, StrategyKind, StrategySpec
 
 
 def most_points(game, state: DiceCardsState, options: Sequence[Record]) -> Record:

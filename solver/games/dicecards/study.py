@@ -1,7 +1,7 @@
 """Dice Cards' own study (``dicetree study dicecards``): which 6 of a deal of 9 cards to keep.
 
 Every choice of six (84 of a deal of nine) is played ``games`` times by the approximation's
-policy (:mod:`solver.games.dicecards.approximation`) on the **same dice** (game g of every choice
+policy (:mod:`dicetree.solver.games.dicecards.approximation`) on the **same dice** (game g of every choice
 rolls the same 50 rolls: common random numbers, so two choices' difference is measured far more
 precisely than either mean). For each choice: the mean final score with its 95% interval, the
 difference to the best choice (paired, with its interval) and the rank distribution (Lord ..
@@ -19,14 +19,14 @@ Usage::
     dicetree study dicecards --seed 1 -o results/dicecards/keep-six
     dicetree study dicecards --deal SOL,SUD,BB,BG,HOP,DBL,YY,RP,PR --games 200 -o my-study
 
->>> from solver.games.dicecards.game import DiceCards
+>>> from dicetree.solver.games.dicecards.game import DiceCards
 >>> game = DiceCards()
 >>> [card.code for card in parse_deal("sol, Sudoku,BB,BG,HOP,DBL,YY", game.library)]
 ['SOL', 'SUD', 'BB', 'BG', 'HOP', 'DBL', 'YY']
 >>> parse_deal("SOL,SOL,BB,BG,HOP,DBL", game.library)
 Traceback (most recent call last):
 ...
-solver.game.GameError: card SOL is dealt twice (a deal holds different cards)
+dicetree.solver.game.GameError: card SOL is dealt twice (a deal holds different cards)
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from solver.figures import write_csv
-from solver.game import GameError
-from solver.games.dicecards.cards import Card
-from solver.games.dicecards.library import CardLibrary
-from solver.games.dicecards.state import DEAL, FACES, HAND, RANKS, ROLL, TICKETS_PER_POINT, DiceCardsState, rank_of
-from solver.games.dicecards.tables import fingerprint
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.figures import write_csv
+from dicetree.solver.game import GameError
+from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.library import CardLibrary
+from dicetree.solver.games.dicecards.state import DEAL, FACES, HAND, RANKS, ROLL, TICKETS_PER_POINT, DiceCardsState, rank_of
+from dicetree.solver.games.dicecards.tables import fingerprint
+from dicetree.solver.rule_options import RuleOption, shorten
 
 MAX_DEAL = 12
 """A deal of more cards has too many choices of six to play (924 at 12)."""
@@ -102,7 +102,7 @@ class Cell(NamedTuple):
 
 
 class KeepSixStudy:
-    """The study's parameters and run (:class:`solver.providers.Study`) for one configured game."""
+    """The study's parameters and run (:class:`dicetree.solver.providers.Study`) for one configured game."""
 
     title = "which 6 of a deal of 9 cards to keep: every choice played on the same dice, its score and rank"
     parameters = (

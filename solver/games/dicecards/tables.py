@@ -1,10 +1,10 @@
 """Dice Cards' exact values: each card's own solution kept in the table store, and small hands solved whole.
 
 The game's provider of exact values (``Game.exact_provider``, the protocol
-:class:`solver.providers.ExactValues`), which the command line drives:
+:class:`dicetree.solver.providers.ExactValues`), which the command line drives:
 
 * ``dicetree tablebase build dicecards [--only SOL,HOP]`` solves every card of the library alone
-  (the approximation's per-card solutions, :mod:`solver.games.dicecards.approximation`) and keeps
+  (the approximation's per-card solutions, :mod:`dicetree.solver.games.dicecards.approximation`) and keeps
   them in the store (``cache/store.py``: ``<tables>/dicecards/<code>-<fingerprint>-r<rolls>-p<prices>.dtt``;
   the fingerprint is of the card's definition, so an edited cards file is solved anew). The
   search's leaf evaluation then loads them instead of solving them again: ``best`` on a six-card
@@ -23,17 +23,17 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from cache.store import TableStore
-from solver.game import GameError
-from solver.games.dicecards.approximation import CardValues
-from solver.games.dicecards.cards import Card
-from solver.games.dicecards.induction import HandSolution, solve_hand
-from solver.games.dicecards.rules import record_name
-from solver.games.dicecards.state import OVER, RECORD, DiceCardsState
-from solver.rule_options import RuleOption, shorten
-from solver.limits import SearchStats
-from solver.ranking import rank_moves
-from solver.search import SearchResult
+from dicetree.cache.store import TableStore
+from dicetree.solver.game import GameError
+from dicetree.solver.games.dicecards.approximation import CardValues
+from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.induction import HandSolution, solve_hand
+from dicetree.solver.games.dicecards.rules import record_name
+from dicetree.solver.games.dicecards.state import OVER, RECORD, DiceCardsState
+from dicetree.solver.rule_options import RuleOption, shorten
+from dicetree.solver.limits import SearchStats
+from dicetree.solver.ranking import rank_moves
+from dicetree.solver.search import SearchResult
 
 STORE_NAME = "dicecards"
 EXACT_STATES = 200_000

@@ -3,7 +3,7 @@
 evaluation (``evaluation``), the game (``game``: :class:`DiceFights`), and fixed playing policies
 (``policies``)."""
 
-from solver.games.dicefights.game import DiceFights
-from solver.games.dicefights.state import Bundle, DiceFightsState, Reroll, Roll, Target
+from dicetree.solver.games.dicefights.game import DiceFights
+from dicetree.solver.games.dicefights.state import Bundle, DiceFightsState, Reroll, Roll, Target
 
 __all__ = ["Bundle", "DiceFights", "DiceFightsState", "Reroll", "Roll", "Target"]

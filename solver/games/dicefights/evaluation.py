@@ -13,7 +13,7 @@ off only within the search depth (see the README).
 A frozen fight is overconfident — in play both sides keep buying, so today's edge is not
 forever — so the probability ``v`` is *tempered*: ``v**k / (v**k + (1 - v)**k)`` (the log-odds
 times ``k``), :data:`TEMPER` ``k = 0.4``, the best ``k`` by the Brier score at the round starts
-of 600 games between the fixed purchase policies (:mod:`solver.games.dicefights.policies`;
+of 600 games between the fixed purchase policies (:mod:`dicetree.solver.games.dicefights.policies`;
 ``benchmarks/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
 untempered frozen fight with Bank // 3 everywhere and 0.249 for a constant 1/2. (Savings counted as
 nothing score 0.147 there — the big Banks in those games belong to the weak saving policies — but would
@@ -31,7 +31,7 @@ the round is first played out on average: dice waiting show their expected symbo
 attacks whom they hurt most, Gold is banked (:func:`_expected_round`); no outcome is enumerated,
 which keeps the paranoid search's wide matrices affordable.
 
->>> from solver.games.dicefights import DiceFights
+>>> from dicetree.solver.games.dicefights import DiceFights
 >>> game = DiceFights()
 >>> round(evaluate(game.new_game(), 0, game), 6)   # the symmetric start
 0.5
@@ -46,11 +46,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from solver.game import TooManyOutcomes
-from solver.games.dicefights.faces import FACES_PER_DIE, GOLD, SHIELD, SWORD, roll_distribution, symbol_distribution
-from solver.games.dicefights.notation import format_position
-from solver.games.dicefights.rules import DiceFightsRules, damage_taken, hardest_hit
-from solver.games.dicefights.state import (
+from dicetree.solver.game import TooManyOutcomes
+from dicetree.solver.games.dicefights.faces import FACES_PER_DIE, GOLD, SHIELD, SWORD, roll_distribution, symbol_distribution
+from dicetree.solver.games.dicefights.notation import format_position
+from dicetree.solver.games.dicefights.rules import DiceFightsRules, damage_taken, hardest_hit
+from dicetree.solver.games.dicefights.state import (
     BOX_VALUE,
     BUY,
     NOT_ROLLED,
@@ -62,7 +62,7 @@ from solver.games.dicefights.state import (
     START_LIFE,
     DiceFightsState,
 )
-from solver.pov import PointOfView
+from dicetree.solver.pov import PointOfView
 
 if TYPE_CHECKING:
     import numpy as np

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from solver.game import GameError
+from dicetree.solver.game import GameError
 
 SWORD, SHIELD, GOLD = 0, 1, 2
 """Symbols, in the order of the multipliers (Attack, Defense, Gold) and of every count tuple."""

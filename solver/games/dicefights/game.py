@@ -1,8 +1,8 @@
 """Dice Fights, the game as the searchers, solvers and the command line see it.
 
-:class:`DiceFights` is the rules (:class:`~solver.games.dicefights.rules.DiceFightsRules`) with
-their declared facts, the notation (:mod:`~solver.games.dicefights.notation`) and the leaf
-evaluation (:mod:`~solver.games.dicefights.evaluation`).
+:class:`DiceFights` is the rules (:class:`~dicetree.solver.games.dicefights.rules.DiceFightsRules`) with
+their declared facts, the notation (:mod:`~dicetree.solver.games.dicefights.notation`) and the leaf
+evaluation (:mod:`~dicetree.solver.games.dicefights.evaluation`).
 
 >>> game = DiceFights()
 >>> state = game.parse(game.example_position())
@@ -14,17 +14,17 @@ evaluation (:mod:`~solver.games.dicefights.evaluation`).
 
 from __future__ import annotations
 
-import solver.games.dicefights.evaluation as evaluation
-import solver.games.dicefights.notation as notation
-from solver.game import GameType
-from solver.games.dicefights.policies import STRATEGY_KINDS, TURN_LIMIT, shared_among_players_in, starts_round
-from solver.games.dicefights.rules import DiceFightsRules
-from solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, DiceFightsState
+import dicetree.solver.games.dicefights.evaluation as evaluation
+import dicetree.solver.games.dicefights.notation as notation
+from dicetree.solver.game import GameType
+from dicetree.solver.games.dicefights.policies import STRATEGY_KINDS, TURN_LIMIT, shared_among_players_in, starts_round
+from dicetree.solver.games.dicefights.rules import DiceFightsRules
+from dicetree.solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, DiceFightsState
 
 
 class DiceFights(DiceFightsRules):
     """Dice Fights with fixed rule options (``DiceFights(players=3, race="split")``; see
-    :data:`~solver.games.dicefights.rules.RULE_OPTIONS`). Perfect information, so ``observe`` and
+    :data:`~dicetree.solver.games.dicefights.rules.RULE_OPTIONS`). Perfect information, so ``observe`` and
     ``player_name`` (``P1`` .. ``P6``) are the interface's defaults."""
 
     game_type = GameType(

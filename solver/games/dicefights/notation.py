@@ -4,7 +4,7 @@ See :func:`notation_help` (printed by ``dicetree notation dicefights``). ``parse
 format_position(state, game), game) == state`` for every reachable state (a property test checks
 it), and the canonical form is the only one accepted (no leading zeros, the phase last).
 
->>> from solver.games.dicefights import DiceFights
+>>> from dicetree.solver.games.dicefights import DiceFights
 >>> game = DiceFights()
 >>> state = parse_position("20:0:5:111=2a2d1g 18:3:6+:211=1a3d2g/d", game)
 >>> format_position(state, game)
@@ -12,7 +12,7 @@ it), and the canonical form is the only one accepted (no leading zeros, the phas
 >>> parse_position("0:0:5:111 -2:0:5:111 over:2", game)
 Traceback (most recent call last):
 ...
-solver.game.PositionError: P1 (Life 0) fell with P2 in the last round (a game ends when one player is left) and is less dead than P2 (Life -2): when everyone left falls together the least dead win; write over:1
+dicetree.solver.game.PositionError: P1 (Life 0) fell with P2 in the last round (a game ends when one player is left) and is less dead than P2 (Life -2): when everyone left falls together the least dead win; write over:1
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from solver.game import PositionError
-from solver.games.dicefights.faces import SYMBOL_LETTERS
-from solver.games.dicefights.rules import DiceFightsRules
-from solver.games.dicefights.state import (
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.dicefights.faces import SYMBOL_LETTERS
+from dicetree.solver.games.dicefights.rules import DiceFightsRules
+from dicetree.solver.games.dicefights.state import (
     MAX_MULTIPLIER,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -47,7 +47,7 @@ from solver.games.dicefights.state import (
     Reroll,
     Target,
 )
-from solver.rule_options import shorten
+from dicetree.solver.rule_options import shorten
 
 # Numbers are read as up to 9 ASCII digits, then checked to be written canonically (no leading zeros).
 _DIGITS = r"([0-9]{1,9})"

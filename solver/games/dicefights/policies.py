@@ -1,6 +1,6 @@
 """Dice Fights' own strategies: fixed policies and its solver, as duels and studies offer them.
 
-A :class:`Policy` is a strategy (:class:`solver.strategies.Strategy`) that answers each
+A :class:`Policy` is a strategy (:class:`dicetree.solver.strategies.Strategy`) that answers each
 simultaneous node for one player by a chooser per kind of node: a re-roll, a target, a purchase.
 The purchase policies (:data:`PURCHASE_POLICIES`) differ only in what they buy; they all keep their
 dice (no re-roll) and point at the opponent they hurt most (the lowest Life on a tie), so a duel
@@ -11,11 +11,11 @@ between them measures the purchase order alone:
   at 4 (the last purchase's change goes on Core Dice), then as ``dice``;
 * ``box`` — save for the Game Box while it is in the Cache, then as ``dice``;
 * ``random`` — any of the purchase options, uniformly;
-* ``solver`` — the purchase node solved by :class:`solver.simultaneous.SimultaneousSearcher`
+* ``solver`` — the purchase node solved by :class:`dicetree.solver.simultaneous.SimultaneousSearcher`
   (depth 1: the purchases, then the game's evaluation), its mixed strategy sampled.
 
 :data:`STRATEGY_KINDS` are the kinds ``dicetree duel dicefights`` offers besides the built-in
-``random`` (the game's :meth:`~solver.game.Game.strategies`): ``greedy``, ``attack``, ``buy-NAME``
+``random`` (the game's :meth:`~dicetree.solver.game.Game.strategies`): ``greedy``, ``attack``, ``buy-NAME``
 and its own ``solver`` (the built-in simultaneous solver, the dice kept unless ``reroll=1``).
 A played game stops after :data:`TURN_LIMIT` rounds (defensive policies can stall); the players
 still in share it.
@@ -23,7 +23,7 @@ still in share it.
 Usage::
 
     >>> import random
-    >>> from solver.games.dicefights import DiceFights
+    >>> from dicetree.solver.games.dicefights import DiceFights
     >>> game = DiceFights()
     >>> record = play_game(game, [POLICIES["dice"], POLICIES["attack"]], random.Random(1))
     >>> record.returns in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)), record.turns > 0
@@ -36,10 +36,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from solver.game import Action, Game, TurnLimit
-from solver.games.dicefights.faces import SHIELD, SWORD
-from solver.games.dicefights.rules import hardest_hit
-from solver.games.dicefights.state import (
+from dicetree.solver.game import Action, Game, TurnLimit
+from dicetree.solver.games.dicefights.faces import SHIELD, SWORD
+from dicetree.solver.games.dicefights.rules import hardest_hit
+from dicetree.solver.games.dicefights.state import (
     BUY,
     KEEP,
     MAX_MULTIPLIER,
@@ -52,9 +52,9 @@ from solver.games.dicefights.state import (
     Reroll,
     Target,
 )
-from solver.match import play_game as play
-from solver.results import GameRecord
-from solver.strategies import (
+from dicetree.solver.match import play_game as play
+from dicetree.solver.results import GameRecord
+from dicetree.solver.strategies import (
     DEFAULT_SIMULTANEOUS_DEPTH,
     SimultaneousSolverStrategy,
     Strategy,
@@ -140,7 +140,7 @@ def any_option(game: Game, state: DiceFightsState, player: int, options: Sequenc
 def solved_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],
                     rng: random.Random) -> Bundle:
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
-    from solver.simultaneous import SimultaneousSearcher, sample_choice  # the LP solver loads when it is used
+    from dicetree.solver.simultaneous import SimultaneousSearcher, sample_choice  # the LP solver loads when it is used
 
     return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
 
@@ -242,7 +242,7 @@ def play_game(
     max_rounds: int | None = None,
     choice_rng: random.Random | None = None,
 ) -> GameRecord:
-    """One game through the play loop (:func:`solver.match.play_game`) from ``state`` (a new game by
+    """One game through the play loop (:func:`dicetree.solver.match.play_game`) from ``state`` (a new game by
     default): ``policies[p]`` plays seat p, chance draws from ``rng``, the policies from
     ``choice_rng`` (default: ``rng`` too; a separate stream keeps the dice the same whoever sits
     where: common random numbers). After ``max_rounds`` rounds (default: the game's limit) the game

@@ -9,7 +9,7 @@ and perhaps the one Game Box, and Attack, Defense and Gold multipliers (d4s: 1 t
 each upgrade bought adds 1). The Dice Cache holds the Core Dice nobody has bought: 30 less every
 Stockpile (so 30 - 5 per player at the start).
 
-**A round**, as states (``PHASE_NAMES`` in :mod:`~solver.games.dicefights.state`; ``S`` =
+**A round**, as states (``PHASE_NAMES`` in :mod:`~dicetree.solver.games.dicefights.state`; ``S`` =
 simultaneous node, ``C`` = chance node):
 
 1. ``roll`` (C) — every player still in rolls their Stockpile. A roll is a *count* of each symbol
@@ -55,17 +55,17 @@ simultaneous node, ``C`` = chance node):
   node small: 5 choices with 10 Gold, 14 with 20, 34 with 30, 95 with 50 (``bundles="all"``, every
   number of dice: 7, 26, 78, 311). Banks stay small in play, as Gold is spent as it comes.
 
-The state (:class:`~solver.games.dicefights.state.DiceFightsState`) is a named tuple of ints and
+The state (:class:`~dicetree.solver.games.dicefights.state.DiceFightsState`) is a named tuple of ints and
 tuples of ints: immutable, hashable, its own cache key; a player who is out has Life 0 and no roll,
 so equal positions are equal values.
 
 This module is the rules alone (:class:`DiceFightsRules`, every transition, kept together so the
-search's hot path is plain method calls); :class:`solver.games.dicefights.DiceFights` adds the
+search's hot path is plain method calls); :class:`dicetree.solver.games.dicefights.DiceFights` adds the
 notation, the evaluation and the game's declared facts.
 
 Usage::
 
-    >>> from solver.games.dicefights import DiceFights
+    >>> from dicetree.solver.games.dicefights import DiceFights
     >>> game = DiceFights()
     >>> state = game.new_game()
     >>> game.format(state)
@@ -86,9 +86,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, TooManyOutcomes, ValueBounds
-from solver.games.dicefights.faces import GOLD, SHIELD, SWORD, FaceLayout, load_faces, roll_distribution, symbol_distribution
-from solver.games.dicefights.state import (
+from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, TooManyOutcomes, ValueBounds
+from dicetree.solver.games.dicefights.faces import GOLD, SHIELD, SWORD, FaceLayout, load_faces, roll_distribution, symbol_distribution
+from dicetree.solver.games.dicefights.state import (
     BOX_VALUE,
     BUNDLE_RULES,
     BUY,
@@ -118,7 +118,7 @@ from solver.games.dicefights.state import (
     Roll,
     Target,
 )
-from solver.rule_options import RuleOption
+from dicetree.solver.rule_options import RuleOption
 
 SETTLE_CACHE = 1 << 16
 """Settled positions remembered per game object."""
@@ -148,9 +148,9 @@ def _option(name: str, value: Any) -> Any:
 
 class DiceFightsRules(Game):
     """Dice Fights' rules with fixed options (see the module notes for each one); the notation,
-    evaluation and declared facts are added by :class:`solver.games.dicefights.DiceFights`.
+    evaluation and declared facts are added by :class:`dicetree.solver.games.dicefights.DiceFights`.
 
-    >>> from solver.games.dicefights import DiceFights
+    >>> from dicetree.solver.games.dicefights import DiceFights
     >>> game = DiceFights(race="split")
     >>> game
     DiceFights(players=2, race='split', shields='every', bundles='sensible')

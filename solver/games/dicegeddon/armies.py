@@ -7,14 +7,14 @@ Usage::
 
 A cell is the row army's win probability against the column army from the opening roll (a draw
 counts 1/2). Small pairings (:func:`estimated_states` up to ``exact_limit``) are solved exactly by
-:func:`solver.exact.solve` of ``game.start(row army, column army)``, with its certificate, using
+:func:`dicetree.solver.exact.solve` of ``game.start(row army, column army)``, with its certificate, using
 :class:`CanonicalDicegeddon` (dice kept in a sorted order: fewer states, the same values). Larger
 ones are *sampled*: both sides played by the same depth-limited solver strategy
-(:class:`solver.strategies.SolverStrategy`, its leaf evaluation fitted to exact values), each deal twice
+(:class:`dicetree.solver.strategies.SolverStrategy`, its leaf evaluation fitted to exact values), each deal twice
 on one seeded dice stream with the row army first as A then as B, and a 95% interval. The opening
 is symmetric (the lower active total moves first whoever is A; ties are a fair roll-off), so
 ``M[j][i] = 1 - M[i][j]``: only the upper triangle is computed. The optimal mixed choice of army
-is the Nash equilibrium of the matrix (:func:`solver.matrix_game.solve_matrix_game`, an LP); where
+is the Nash equilibrium of the matrix (:func:`dicetree.solver.matrix_game.solve_matrix_game`, an LP); where
 cells are sampled, the equilibria of matrices redrawn within the sampling error say how firm it is.
 
 >>> legal_armies(10, (4, 6, 8, 10, 12, 20))
@@ -33,17 +33,17 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.match import Duel
-from solver.results import ResumeLog, deal_interval
-from solver.strategies import parse_strategy
-from solver.exact import solve
-from solver.game import GameError
-from solver.figures import heatmap, write_csv
-from solver.games.dicegeddon.rules import DicegeddonRules, parse_dice
-from solver.games.dicegeddon.rules import army_text as army_name
-from solver.matrix_game import solve_matrix_game
-from solver.pov import PointOfView
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.match import Duel
+from dicetree.solver.results import ResumeLog, deal_interval
+from dicetree.solver.strategies import parse_strategy
+from dicetree.solver.exact import solve
+from dicetree.solver.game import GameError
+from dicetree.solver.figures import heatmap, write_csv
+from dicetree.solver.games.dicegeddon.rules import DicegeddonRules, parse_dice
+from dicetree.solver.games.dicegeddon.rules import army_text as army_name
+from dicetree.solver.matrix_game import solve_matrix_game
+from dicetree.solver.pov import PointOfView
+from dicetree.solver.rule_options import RuleOption, shorten
 
 
 def legal_armies(army_size: int, dice) -> list[tuple[int, ...]]:
@@ -313,7 +313,7 @@ def summary(study: ArmyStudy) -> str:
 
 # ----- the game's study: ``dicetree study dicegeddon`` ------------------------------------------------
 class DicegeddonStudy:
-    """Dicegeddon's study (:class:`solver.providers.Study`): every legal army against every other,
+    """Dicegeddon's study (:class:`dicetree.solver.providers.Study`): every legal army against every other,
     played in ``game_class`` (the game passes itself: this module is below it)."""
 
     title = "army study: every legal army of a size against every other from the opening roll, and the optimal mix"

@@ -12,10 +12,10 @@ view, where the features (:func:`features`) describe combat in the game's own te
 
 The weights are not hand-tuned: ``benchmarks/dicegeddon_evaluation.py`` fits them (soft-label
 logistic regression, scipy) to the exact values of every decision state of many small battles
-solved by :func:`solver.exact.solve`, checks them on battles it did not fit, and writes the figures
+solved by :func:`dicetree.solver.exact.solve`, checks them on battles it did not fit, and writes the figures
 to ``results/dicegeddon/evaluation.md``; the constants below are its output.
 
->>> from solver.games.dicegeddon import Dicegeddon
+>>> from dicetree.solver.games.dicegeddon import Dicegeddon
 >>> game = Dicegeddon()
 >>> strong = game.battle([(20, 19), (12, 11)], [(4, 3)])
 >>> game.evaluate(strong, 0) > 0.9 > 0.1 > game.evaluate(strong, 1)
@@ -29,9 +29,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.games.dicegeddon.rules import attack_outcomes, attackable
-from solver.games.dicegeddon.state import ACTIVE, OVER, ROLLOFF, SETUP, DicegeddonState
-from solver.pov import PointOfView
+from dicetree.solver.games.dicegeddon.rules import attack_outcomes, attackable
+from dicetree.solver.games.dicegeddon.state import ACTIVE, OVER, ROLLOFF, SETUP, DicegeddonState
+from dicetree.solver.pov import PointOfView
 
 FEATURE_NAMES = (
     "active dice (mine - theirs)",

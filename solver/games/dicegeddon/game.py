@@ -1,4 +1,4 @@
-"""Dicegeddon on the :mod:`solver.game` interface: the rules of :mod:`~solver.games.dicegeddon.rules`
+"""Dicegeddon on the :mod:`dicetree.solver.game` interface: the rules of :mod:`~dicetree.solver.games.dicegeddon.rules`
 with the notation, the fitted evaluation, the standard hooks and the army study.
 
 >>> game = Dicegeddon()
@@ -14,14 +14,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from solver.game import GameType
-from solver.games.dicegeddon.evaluation import evaluate
-from solver.games.dicegeddon.notation import action_name, format_position, notation_help, parse_position
-from solver.games.dicegeddon.rules import DicegeddonRules, canonical
-from solver.games.dicegeddon.state import Attack, DicegeddonState
+from dicetree.solver.game import GameType
+from dicetree.solver.games.dicegeddon.evaluation import evaluate
+from dicetree.solver.games.dicegeddon.notation import action_name, format_position, notation_help, parse_position
+from dicetree.solver.games.dicegeddon.rules import DicegeddonRules, canonical
+from dicetree.solver.games.dicegeddon.state import Attack, DicegeddonState
 
 if TYPE_CHECKING:
-    from solver.games.dicegeddon.armies import DicegeddonStudy
+    from dicetree.solver.games.dicegeddon.armies import DicegeddonStudy
 
 
 class Dicegeddon(DicegeddonRules):
@@ -47,7 +47,7 @@ class Dicegeddon(DicegeddonRules):
 
     # ----- search support ----------------------------------------------------------------------------------
     def evaluate(self, state: DicegeddonState, player: int) -> float:
-        """A logistic model of the win fitted to exact values: see :mod:`solver.games.dicegeddon.evaluation`."""
+        """A logistic model of the win fitted to exact values: see :mod:`dicetree.solver.games.dicegeddon.evaluation`."""
         return evaluate(state, player, self)
 
     def describe_value(self) -> str:
@@ -67,7 +67,7 @@ class Dicegeddon(DicegeddonRules):
         return isinstance(action, Attack)
 
     def study(self) -> DicegeddonStudy:
-        from solver.games.dicegeddon.armies import DicegeddonStudy  # the exact solver's libraries load with it
+        from dicetree.solver.games.dicegeddon.armies import DicegeddonStudy  # the exact solver's libraries load with it
 
         return DicegeddonStudy(Dicegeddon)
 
@@ -77,8 +77,8 @@ class Dicegeddon(DicegeddonRules):
 
 
 class CanonicalDicegeddon(Dicegeddon):
-    """Dicegeddon whose states are kept in :func:`~solver.games.dicegeddon.rules.canonical` order
-    after every move: fewer states for :func:`solver.exact.solve` of whole armies (die numbers change
+    """Dicegeddon whose states are kept in :func:`~dicetree.solver.games.dicegeddon.rules.canonical` order
+    after every move: fewer states for :func:`dicetree.solver.exact.solve` of whole armies (die numbers change
     from move to move, so this is for solving, not for play)."""
 
     def apply(self, state: DicegeddonState, action) -> DicegeddonState:

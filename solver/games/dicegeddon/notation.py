@@ -4,7 +4,7 @@ See :data:`NOTATION_HELP` (also printed by ``dicetree notation dicegeddon``). A 
 against a configured game (its dice set, army size and variants), and only in its canonical form:
 ``format_position(parse_position(text, game), game) == text`` for every accepted ``text``.
 
->>> from solver.games.dicegeddon import Dicegeddon
+>>> from dicetree.solver.games.dicegeddon import Dicegeddon
 >>> game = Dicegeddon()
 >>> state = parse_position("d4:3a,d6:5a/d6:6a a 20", game)
 >>> state.dice[0][1], format_position(state, game)
@@ -12,20 +12,20 @@ against a configured game (its dice set, army size and variants), and only in it
 >>> parse_position("d4:03a/d6:6a a 20", game)
 Traceback (most recent call last):
 ...
-solver.game.PositionError: A's die 1 is written 'd4:03a': the canonical form is d4:3a (no leading zeros)
+dicetree.solver.game.PositionError: A's die 1 is written 'd4:03a': the canonical form is d4:3a (no leading zeros)
 """
 
 from __future__ import annotations
 
 import re
 
-from solver.game import GameError, PositionError
-from solver.games.dicegeddon.rules import attackable
-from solver.games.dicegeddon.state import (
+from dicetree.solver.game import GameError, PositionError
+from dicetree.solver.games.dicegeddon.rules import attackable
+from dicetree.solver.games.dicegeddon.state import (
     ACTIVE, ATTACK, DEFEND, KEEP, OVER, PHASE_NAMES, PLACE, RECRUIT, REROLL, RESERVE, ROLLOFF, SETUP, STEP,
     DicegeddonState, Die,
 )
-from solver.rule_options import shorten
+from dicetree.solver.rule_options import shorten
 
 NOTATION_HELP = """\
 Dicegeddon position notation (space-separated fields; the one in [] is optional):

@@ -1,12 +1,12 @@
-"""Dicegeddon (Richard Garfield, 2024): the rules on the :mod:`solver.game` interface.
+"""Dicegeddon (Richard Garfield, 2024): the rules on the :mod:`dicetree.solver.game` interface.
 
 Rules text: ``shared/rules/dicegeddon.txt``. Two players, each with an army of dice whose sides add
 up to no more than the army size, battle until one has no active die left.
 
 This module holds the rule logic (:class:`DicegeddonRules`: whose turn, the legal moves, the chance
-outcomes, the transitions); :class:`solver.games.dicegeddon.game.Dicegeddon` adds the notation, the
+outcomes, the transitions); :class:`dicetree.solver.games.dicegeddon.game.Dicegeddon` adds the notation, the
 evaluation and the standard hooks to it. The values it works on are in
-:mod:`solver.games.dicegeddon.state`.
+:mod:`dicetree.solver.games.dicegeddon.state`.
 
 The model
 ---------
@@ -79,13 +79,13 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-from solver.game import CHANCE, TERMINAL, Game, GameError, ValueBounds
-from solver.games.dicegeddon.state import (
+from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, ValueBounds
+from dicetree.solver.games.dicegeddon.state import (
     ACTIVE, ATTACK, CHANCE_PHASES, DEFAULT_DICE, DEFEND, KEEP, KEEP_MOVE, OVER, PHASE_NAMES, PLACE, RECRUIT,
     REROLL, REROLL_MOVE, RESERVE, ROLLOFF, SETUP, STEP, Attack, AttackRoll, Defend, DefenceRoll, DicegeddonState,
     Die, OpeningRoll, Place, Recruit, RecruitRoll, RollOff,
 )
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.rule_options import RuleOption, shorten
 
 DEFAULT_ARMY = (4, 6, 10)
 """Each player's army in a new game where it fits the army size and the dice set (else the smallest die)."""
@@ -161,7 +161,7 @@ def parse_dice(text: str, what: str) -> tuple[int, ...]:
     >>> parse_dice("d4,d06", "rule option dice")
     Traceback (most recent call last):
     ...
-    solver.game.GameError: rule option dice must be a comma-separated list of dice like d4,d6,d10, not 'd4,d06'
+    dicetree.solver.game.GameError: rule option dice must be a comma-separated list of dice like d4,d6,d10, not 'd4,d06'
     """
     sides = []
     for token in str(text).split(","):

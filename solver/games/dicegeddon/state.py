@@ -2,7 +2,7 @@
 
 Everything here is a small immutable value (tuples inside), cheap to hash and to derive from, so a
 search uses states directly as keys. The rules that move from one state to the next are in
-:mod:`solver.games.dicegeddon.rules`; the position strings in :mod:`solver.games.dicegeddon.notation`.
+:mod:`dicetree.solver.games.dicegeddon.rules`; the position strings in :mod:`dicetree.solver.games.dicegeddon.notation`.
 
 >>> die = Die(sides=6, face=5, zone=ACTIVE, used=False, defends=-1)
 >>> state = DicegeddonState(dice=((die,), (Die(4, 3, ACTIVE, False, -1),)), mover=0, phase=STEP,

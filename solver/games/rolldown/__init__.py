@@ -3,7 +3,7 @@ constants) -> ``rules`` (every rule), ``notation``, ``evaluation`` (the leaf eva
 ``hands`` (hidden-hand averaging) -> the endgame ``tables``, their store (``tablebase``) and the
 ``study`` -> ``game`` (the :class:`Rolldown` game)."""
 
-from solver.games.rolldown.game import Rolldown
-from solver.games.rolldown.state import RolldownState
+from dicetree.solver.games.rolldown.game import Rolldown
+from dicetree.solver.games.rolldown.state import RolldownState
 
 __all__ = ["Rolldown", "RolldownState"]

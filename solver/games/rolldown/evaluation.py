@@ -1,6 +1,6 @@
 """RolldownBeta's leaf evaluation for depth-limited search: the frame (objectives, the player to
 move, the finished round) and the hand-made heuristic. The default estimate is the fitted one
-(:mod:`solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
+(:mod:`dicetree.solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
 exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one.
 
 The heuristic is a guess, not a value: it estimates the probability that a player wins the round from three
@@ -26,12 +26,12 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
-from solver.games.rolldown.cards import DIE_SIDES
-from solver.games.rolldown.rules import RolldownRules
-from solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
+from dicetree.solver.games.rolldown.cards import DIE_SIDES
+from dicetree.solver.games.rolldown.rules import RolldownRules
+from dicetree.solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
 
 EVALUATIONS = ("fitted", "heuristic")
-"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`solver.games.rolldown.fitted`)."""
+"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`)."""
 DEFAULT_EVALUATION = "fitted"
 
 THREAT_WEIGHT = 0.30
@@ -47,9 +47,9 @@ Estimate = Callable[[RolldownState, int], float]
 def evaluate(state: RolldownState, player: int, game: RolldownRules, estimate: Estimate | None = None) -> float:
     """Value of ``state`` for ``player`` in ``game``'s value bounds (its objective), from ``estimate``
     (default: the heuristic :func:`round_win_estimate`; the fitted one is
-    :meth:`solver.games.rolldown.fitted.FittedModel.estimate`).
+    :meth:`dicetree.solver.games.rolldown.fitted.FittedModel.estimate`).
 
-    >>> from solver.games.rolldown.rules import RolldownRules
+    >>> from dicetree.solver.games.rolldown.rules import RolldownRules
     >>> state = RolldownState(dice=((0, 0, 5, 0, 0, 0), (3, 0, 0, 0, 0, 0)), mover=0)
     >>> evaluate(state, 0, RolldownRules()), round(evaluate(state, 1, RolldownRules()), 12)
     (0.95, 0.05)

@@ -28,7 +28,7 @@ The weights, the pair values and the fit's figures live in a versioned data file
 with a SHA-256 of its content that :func:`load_model` checks (a damaged file is one
 :class:`EvaluationDataError` line).
 
->>> from solver.games.rolldown import RolldownState
+>>> from dicetree.solver.games.rolldown import RolldownState
 >>> model = load_model()
 >>> ahead = RolldownState(dice=((0, 0, 5, 0, 12, 0), (3, 0, 0, 0, 0, 2)), mover=0)
 >>> model.estimate(ahead, 0) > 0.5 > model.estimate(ahead, 1)
@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from solver.game import GameError
-from solver.games.rolldown.cards import CARD_LETTERS, DIE_SIDES, UNKNOWN
-from solver.games.rolldown.state import RolldownState
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rolldown.cards import CARD_LETTERS, DIE_SIDES, UNKNOWN
+from dicetree.solver.games.rolldown.state import RolldownState
 
 DATA_FILE = Path(__file__).with_name("fitted_evaluation.json")
 FORMAT = "dicetree rolldown fitted evaluation"

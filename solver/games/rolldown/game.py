@@ -1,5 +1,5 @@
-"""RolldownBeta as a :class:`solver.game.Game`: its declared type and rule options, the rules
-(inherited from :class:`~solver.games.rolldown.rules.RolldownRules`, so the searches' hot path has
+"""RolldownBeta as a :class:`dicetree.solver.game.Game`: its declared type and rule options, the rules
+(inherited from :class:`~dicetree.solver.games.rolldown.rules.RolldownRules`, so the searches' hot path has
 no delegation), and notation, evaluation, hidden hands and the hooks delegated to their modules.
 
 >>> game = Rolldown()
@@ -18,15 +18,15 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from solver.game import Deals, Game, GameError, GameType
-from solver.games.rolldown.cards import UNKNOWN
-from solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
-from solver.games.rolldown.evaluation import evaluate as evaluate_position
-from solver.games.rolldown.fitted import load_model
-from solver.games.rolldown.hands import possible_hands
-from solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
-from solver.games.rolldown.rules import RolldownRules
-from solver.games.rolldown.state import (
+from dicetree.solver.game import Deals, Game, GameError, GameType
+from dicetree.solver.games.rolldown.cards import UNKNOWN
+from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
+from dicetree.solver.games.rolldown.evaluation import evaluate as evaluate_position
+from dicetree.solver.games.rolldown.fitted import load_model
+from dicetree.solver.games.rolldown.hands import possible_hands
+from dicetree.solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
+from dicetree.solver.games.rolldown.rules import RolldownRules
+from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
     DECIDE,
@@ -36,12 +36,12 @@ from solver.games.rolldown.state import (
     PLAYER_NAMES,
     RolldownState,
 )
-from solver.rule_options import RuleOption
-from solver.strategies import DEFAULT_SOLVER_DEPTH, SolverStrategy, StrategyKind, StrategySpec, depth_option
+from dicetree.solver.rule_options import RuleOption
+from dicetree.solver.strategies import DEFAULT_SOLVER_DEPTH, SolverStrategy, StrategyKind, StrategySpec, depth_option
 
 if TYPE_CHECKING:  # tables and the study load numpy: they load when asked for, not with the game
-    from solver.games.rolldown.study import EndgameStudy
-    from solver.games.rolldown.tablebase import Tablebase
+    from dicetree.solver.games.rolldown.study import EndgameStudy
+    from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 
 class Rolldown(RolldownRules, Game):
@@ -138,13 +138,13 @@ class Rolldown(RolldownRules, Game):
                 raise GameError("exact values of RolldownBeta come from endgame tables, which hold the round "
                                 "objective only: drop --rule objective")
             return None
-        from cache.store import TableStore
-        from solver.games.rolldown.tablebase import Tablebase
+        from dicetree.cache.store import TableStore
+        from dicetree.solver.games.rolldown.tablebase import Tablebase
 
         return Tablebase(TableStore(tables_dir), ace=self.ace)
 
     def study(self) -> EndgameStudy:
-        from solver.games.rolldown.study import EndgameStudy
+        from dicetree.solver.games.rolldown.study import EndgameStudy
 
         return EndgameStudy(self.ace)
 

@@ -4,7 +4,7 @@ Each player's unseen cards are their 27 less their discard pile and the known ca
 hand; every set of physical cards is equally likely, so a hand of ranks is weighted by how many
 ways the unseen cards make it. Small cases are enumerated exactly; large ones sampled.
 
->>> from solver.games.rolldown import Rolldown
+>>> from dicetree.solver.games.rolldown import Rolldown
 >>> game = Rolldown()
 >>> deals = possible_hands(game.parse("d8:3/d6:5 a K/?"), max_exact=1000, samples=10, seed=0)
 >>> deals.exact, len(deals.states), round(sum(deals.weights), 12)
@@ -18,9 +18,9 @@ import math
 import random
 from collections import Counter
 
-from solver.game import Deals, PositionError
-from solver.games.rolldown.cards import UNKNOWN, unseen_cards
-from solver.games.rolldown.state import NOBODY, PLAYER_NAMES, RolldownState
+from dicetree.solver.game import Deals, PositionError
+from dicetree.solver.games.rolldown.cards import UNKNOWN, unseen_cards
+from dicetree.solver.games.rolldown.state import NOBODY, PLAYER_NAMES, RolldownState
 
 
 def _hand_options(known: tuple[int, ...], unseen: Counter, unknown: int) -> list[tuple[tuple[int, ...], float]]:

@@ -2,7 +2,7 @@
 
 See :data:`NOTATION_HELP` (also printed by ``dicetree notation rolldown``).
 
->>> from solver.games.rolldown.rules import RolldownRules
+>>> from dicetree.solver.games.rolldown.rules import RolldownRules
 >>> rules = RolldownRules()
 >>> state = parse_position("d8:5,d6:2/d6:6,d4:3 a KQ/-", rules)
 >>> format_position(state, rules), action_name(state, rules.legal_actions(state)[0])
@@ -10,7 +10,7 @@ See :data:`NOTATION_HELP` (also printed by ``dicetree notation rolldown``).
 >>> parse_position("d6:02/d4:3 a -/-", rules)
 Traceback (most recent call last):
 ...
-solver.game.PositionError: '02' in 'd6:02' has a leading zero: write 2 (a position has one spelling)
+dicetree.solver.game.PositionError: '02' in 'd6:02' has a leading zero: write 2 (a position has one spelling)
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from solver.game import PositionError
-from solver.games.rolldown.cards import (
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.rolldown.cards import (
     ACE,
     CARD_LETTERS,
     CARD_NAMES,
@@ -35,8 +35,8 @@ from solver.games.rolldown.cards import (
     UNKNOWN,
     cards_text,
 )
-from solver.games.rolldown.rules import RolldownRules, joker_dice
-from solver.games.rolldown.state import (
+from dicetree.solver.games.rolldown.rules import RolldownRules, joker_dice
+from dicetree.solver.games.rolldown.state import (
     CAPTURE,
     DECIDE,
     JOKER_ROLL,
@@ -56,7 +56,7 @@ from solver.games.rolldown.state import (
     TARGET_SCORE,
     RolldownState,
 )
-from solver.rule_options import shorten
+from dicetree.solver.rule_options import shorten
 
 NOTATION_HELP = """\
 RolldownBeta position notation (space-separated fields; the ones in [] are optional):

@@ -3,9 +3,9 @@
 Rules text: ``shared/rules/rolldown-beta.txt``. Players are 0 (A) and 1 (B).
 
 :class:`RolldownRules` holds the rule methods the searches call on every node (whose turn, the
-legal moves, a move's result, chance, returns); :class:`solver.games.rolldown.game.Rolldown`
+legal moves, a move's result, chance, returns); :class:`dicetree.solver.games.rolldown.game.Rolldown`
 inherits them and adds notation, evaluation and the hooks, so the hot path has no delegation.
-The state (:class:`~solver.games.rolldown.state.RolldownState`) is a frozen value of small tuples,
+The state (:class:`~dicetree.solver.games.rolldown.state.RolldownState`) is a frozen value of small tuples,
 so it is its own cache key. A turn is one decision; some decisions lead to a chance node first:
 
 * capture ``d8xd6`` (my d8 takes their d6: the opponent's die shows the same number or less;
@@ -54,8 +54,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from solver.game import CHANCE, TERMINAL, GameError, TooManyOutcomes, ValueBounds
-from solver.games.rolldown.cards import (
+from dicetree.solver.game import CHANCE, TERMINAL, GameError, TooManyOutcomes, ValueBounds
+from dicetree.solver.games.rolldown.cards import (
     ACE,
     DECK_SIZE,
     DIE_SIDES,
@@ -67,7 +67,7 @@ from solver.games.rolldown.cards import (
     UNKNOWN,
     unseen_cards,
 )
-from solver.games.rolldown.state import (
+from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
     DECIDE,
@@ -95,7 +95,7 @@ from solver.games.rolldown.state import (
     RolldownState,
     SetFace,
 )
-from solver.pov import PointOfView
+from dicetree.solver.pov import PointOfView
 
 
 def card_faces(card: int, sides: int, own: bool, ace: str) -> tuple[int, ...]:
@@ -122,8 +122,8 @@ def played_card(action: Action) -> int | None:
 
 
 class RolldownRules:
-    """RolldownBeta's rule methods with fixed options (the :class:`solver.game.Game` interface's
-    rule half; :class:`~solver.games.rolldown.game.Rolldown` is the game)."""
+    """RolldownBeta's rule methods with fixed options (the :class:`dicetree.solver.game.Game` interface's
+    rule half; :class:`~dicetree.solver.games.rolldown.game.Rolldown` is the game)."""
 
     def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
         if ace not in ACE_VARIANTS:

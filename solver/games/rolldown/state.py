@@ -1,7 +1,7 @@
 """RolldownBeta's state value, its actions, phases and constants: the bottom of the package.
 
 Everything above (rules, notation, evaluation, tables, the game) reads these; this module
-imports only the card constants (:mod:`solver.games.rolldown.cards`) and the point of view.
+imports only the card constants (:mod:`dicetree.solver.games.rolldown.cards`) and the point of view.
 
 >>> state = RolldownState(dice=((0, 2, 5, 0, 0, 0), (3, 6, 0, 0, 0, 0)), mover=0)
 >>> state.dice_in_play(0), state.pairs_left(), PHASE_NAMES[state.phase]
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from solver.games.rolldown.cards import DIE_SIDES
-from solver.pov import PointOfView
+from dicetree.solver.games.rolldown.cards import DIE_SIDES
+from dicetree.solver.pov import PointOfView
 
 # ----- players -------------------------------------------------------------------------------------
 PLAYER_NAMES = ("A", "B")

@@ -16,7 +16,7 @@ first turns. A value is the mover's exact probability of winning the round::
 Usage::
 
     >>> import tempfile
-    >>> from cache.store import TableStore
+    >>> from dicetree.cache.store import TableStore
     >>> base = Tablebase(TableStore(tempfile.mkdtemp()))
     >>> study = run_study(StudySpec.parse("d8", "d6", "K/-"), base)
     >>> study.values.shape, round(float(study.values[1, 4]), 6), study.best[1][4]
@@ -25,7 +25,7 @@ Usage::
     >>> round(float((study.values - plain.values)[1, 4]), 6)   # what the King is worth at d8:2 / d6:5
     0.4
 
-:func:`write_study` writes a study's tables and pictures (with :mod:`solver.figures`);
+:func:`write_study` writes a study's tables and pictures (with :mod:`dicetree.solver.figures`);
 :class:`EndgameStudy` is the game's study behind ``dicetree study rolldown``, and
 ``scripts/make_studies.py`` writes ``results/studies`` with these functions.
 """
@@ -38,15 +38,15 @@ from pathlib import Path
 
 import numpy as np
 
-from cache.store import TableStore
-from solver.figures import heatmap, write_csv
-from solver.game import GameError
-from solver.games.rolldown.cards import DIE_SIDES
-from solver.games.rolldown.notation import action_name, parse_position
-from solver.games.rolldown.rules import RolldownRules
-from solver.games.rolldown.state import CAPTURE, REROLL, Action, RolldownState
-from solver.games.rolldown.tablebase import Tablebase
-from solver.rule_options import RuleOption
+from dicetree.cache.store import TableStore
+from dicetree.solver.figures import heatmap, write_csv
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rolldown.cards import DIE_SIDES
+from dicetree.solver.games.rolldown.notation import action_name, parse_position
+from dicetree.solver.games.rolldown.rules import RolldownRules
+from dicetree.solver.games.rolldown.state import CAPTURE, REROLL, Action, RolldownState
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.rule_options import RuleOption
 
 NO_CARDS = "-/-"
 #: Best moves are grouped for colouring: these kinds, in this order.
@@ -74,7 +74,7 @@ def parse_dice(text: str, who: str) -> tuple[Die, ...]:
     (Die(sides=6, face=None), Die(sides=4, face=3))
     >>> parse_dice("d6,d6", "--mine")
     Traceback (most recent call last):
-    solver.game.GameError: --mine: d6 is named twice (a player has one die of each kind)
+    dicetree.solver.game.GameError: --mine: d6 is named twice (a player has one die of each kind)
     """
     dice = []
     for item in (part.strip() for part in text.split(",")):
@@ -254,7 +254,7 @@ def write_study(stem: Path | str, study: Study, baseline: Study | None = None) -
 
 # ----- the game's study: ``dicetree study rolldown`` ---------------------------------------------------
 class EndgameStudy:
-    """RolldownBeta's study (:class:`solver.providers.Study`): a face-pair grid from the endgame tables."""
+    """RolldownBeta's study (:class:`dicetree.solver.providers.Study`): a face-pair grid from the endgame tables."""
 
     title = "endgame study: exact values over every pair of faces of one die against another, with the best moves"
     parameters = (

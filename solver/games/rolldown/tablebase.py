@@ -1,8 +1,8 @@
 """RolldownBeta endgame tables on disk: build, store, probe — what ``dicetree tablebase`` and
 ``best --exact`` use, and the oracle the search probes at every node the tables cover.
 
-Tables come from :mod:`solver.games.rolldown.tables` (the vectorized builder) and live in the
-store's packed layout (:class:`cache.packs.PackStore`) under the game name ``rolldown-<ace
+Tables come from :mod:`dicetree.solver.games.rolldown.tables` (the vectorized builder) and live in the
+store's packed layout (:class:`dicetree.cache.packs.PackStore`) under the game name ``rolldown-<ace
 variant>`` (kept apart to be safe, though the builder finds the two variants give equal values:
 the printed Ace's extra plays never beat the online ones; only the move lists differ). Each batch
 the builder solves is one pack, in the folder of its pair of dice sets (:attr:`Signature.shard`),
@@ -18,8 +18,8 @@ the table folder themselves, so a cluster's workers must share it (a shared file
 Tables stored one file each (before packs) are refused with one line that says how to rebuild.
 
 >>> import tempfile
->>> from cache.store import TableStore
->>> from solver.games.rolldown import Rolldown
+>>> from dicetree.cache.store import TableStore
+>>> from dicetree.solver.games.rolldown import Rolldown
 >>> base = Tablebase(TableStore(tempfile.mkdtemp()))
 >>> _ = base.build(max_dice=1)
 >>> state = Rolldown().parse("d8:2/d6:5 a -/-")
@@ -35,14 +35,14 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
-from cache.packs import PackStore, PackWriter
-from cache.store import TableStore
-from solver.game import GameError
-from solver.games.rolldown.cards import UNKNOWN
-from solver.games.rolldown.notation import action_name, format_position
-from solver.games.rolldown.rules import RolldownRules
-from solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
-from solver.games.rolldown.tables import (
+from dicetree.cache.packs import PackStore, PackWriter
+from dicetree.cache.store import TableStore
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rolldown.cards import UNKNOWN
+from dicetree.solver.games.rolldown.notation import action_name, format_position
+from dicetree.solver.games.rolldown.rules import RolldownRules
+from dicetree.solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
+from dicetree.solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
     Batch,
     BatchStats,
@@ -59,11 +59,11 @@ from solver.games.rolldown.tables import (
     state_index,
     wanted_signatures,
 )
-from solver.limits import SearchStats
-from solver.providers import Progress
-from solver.ranking import rank_moves
-from solver.rule_options import RuleOption
-from solver.search import SearchResult
+from dicetree.solver.limits import SearchStats
+from dicetree.solver.providers import Progress
+from dicetree.solver.ranking import rank_moves
+from dicetree.solver.rule_options import RuleOption
+from dicetree.solver.search import SearchResult
 
 #: Builds on demand (``best --exact``) are refused beyond this many positions (about 4 GiB).
 ON_DEMAND_LIMIT = 500_000_000
@@ -148,7 +148,7 @@ class Tablebase:
         return float(table[state_index(state)])
 
     def oracle(self) -> Callable[[RolldownState], float | None] | None:
-        """A probe from player 0's view, for :class:`solver.search.Searcher`'s ``oracle`` (``None``
+        """A probe from player 0's view, for :class:`dicetree.solver.search.Searcher`'s ``oracle`` (``None``
         while no table is stored: nothing to probe). Costs a listing of the shards' folders: their
         packs are read when a position first needs one."""
         self._check_layout()
@@ -173,7 +173,7 @@ class Tablebase:
 
     def exact_result(self, state: RolldownState, limit: int = ON_DEMAND_LIMIT, progress=None) -> SearchResult:
         """Every move's exact value at ``state`` as a search result (building small missing
-        tables first), for :func:`solver.analysis.analyse`'s ``exact``."""
+        tables first), for :func:`dicetree.solver.analysis.analyse`'s ``exact``."""
         started = time.perf_counter()
         built = self.ensure(state, limit=limit, progress=progress)
         moves = rank_moves((action, action_name(state, action), value) for action, value in self.move_values(state))
@@ -271,7 +271,7 @@ class Tablebase:
         stats.store_seconds = time.perf_counter() - started
         return stats
 
-    # ----- the command line's provider interface (:class:`solver.providers.ExactValues`) ---------------
+    # ----- the command line's provider interface (:class:`dicetree.solver.providers.ExactValues`) ---------------
     build_parameters = (
         RuleOption("dice", "int", None, "at most this many dice a side", low=1, high=6),
         RuleOption("cards", "int", 0, "at most this many cards in each hand", low=0, high=3),
@@ -369,7 +369,7 @@ class Tablebase:
 
 class StoredTables(Mapping):
     """A :class:`Tablebase`'s stored tables as ``{Signature: array}``, each read when first asked
-    (what :func:`~solver.games.rolldown.tables.move_values` and the builder read)."""
+    (what :func:`~dicetree.solver.games.rolldown.tables.move_values` and the builder read)."""
 
     def __init__(self, base: Tablebase):
         self.base = base

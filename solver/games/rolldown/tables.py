@@ -44,8 +44,8 @@ variants give the same values; only the lists of legal moves differ.
 
 Usage::
 
-    >>> from solver.games.rolldown import Rolldown
-    >>> from solver.games.rolldown.tables import Signature, build_tables, probe, move_values
+    >>> from dicetree.solver.games.rolldown import Rolldown
+    >>> from dicetree.solver.games.rolldown.tables import Signature, build_tables, probe, move_values
     >>> game = Rolldown()
     >>> tables = build_tables(max_dice=1, max_cards=0)  # 36 tables, 3,600 positions
     >>> state = game.parse("d8:2/d6:5 a -/-")
@@ -84,10 +84,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.game import GameError
-from solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
-from solver.games.rolldown.rules import RolldownRules, card_faces, played_card
-from solver.games.rolldown.state import (
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
+from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces, played_card
+from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
     DECIDE,
@@ -122,7 +122,7 @@ class Signature:
     """The material of a table, from the mover's view: dice (by sides) and hands (card codes),
     each kept sorted.
 
-    >>> from solver.games.rolldown.cards import KING
+    >>> from dicetree.solver.games.rolldown.cards import KING
     >>> sig = Signature((4, 8), (6, 10), (QUEEN, KING), (5,))
     >>> sig.name
     'd4d8-d6d10.QK-5'

@@ -22,7 +22,7 @@ Usage::
     >>> load_deck_text('{"cards": [{"id": "X1", "deck": "gold", "points": 3, "dice": [7]}]}', "x.json")
     Traceback (most recent call last):
     ...
-    solver.games.rollforit.deck.DeckError: deck file x.json: card X1: face 7 is not a die face (1 to 6)
+    dicetree.solver.games.rollforit.deck.DeckError: deck file x.json: card X1: face 7 is not a die face (1 to 6)
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from solver.game import GameError
-from solver.games.rollforit.state import DICE_PER_PLAYER, FACES
-from solver.rule_options import shorten
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER, FACES
+from dicetree.solver.rule_options import shorten
 
 DEFAULT_DECK_FILE = Path(__file__).with_name("deck.json")
 DECK_NAMES = ("gold", "silver")

@@ -29,8 +29,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, without
-from solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
+from dicetree.solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, without
+from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
 
 SHARPNESS = 0.75
 """How sharply a lead in rounds turns into a win chance, divided by sqrt(1 + the players' mean race

@@ -1,11 +1,11 @@
-"""Roll For It! Deluxe Edition (Chris Leder; Calliope Games) on the :mod:`solver.game` interface.
+"""Roll For It! Deluxe Edition (Chris Leder; Calliope Games) on the :mod:`dicetree.solver.game` interface.
 
 Rules text: ``shared/rules/roll-for-it-deluxe.txt``. Two to eight players, six dice each, race to
 score 40 points by matching rolled dice to the images of face-up cards.
 
 The model
 ---------
-* **Cards** come from a deck file (``--rule deck=FILE``; :mod:`solver.games.rollforit.deck`; the
+* **Cards** come from a deck file (``--rule deck=FILE``; :mod:`dicetree.solver.games.rollforit.deck`; the
   default's faces are an assumption, see its ``assumptions``). The gold deck (``decks=auto``) for
   2 to 4 players, gold and silver together for 5 to 8; three cards face up, four with five or more.
 * **A turn**: the decision before the roll (``turn``): roll every free die, or Take Back first
@@ -48,18 +48,18 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
-from solver.games.rollforit import evaluation, notation, rules
-from solver.games.rollforit.strategies import strategy_kinds
-from solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
-from solver.games.rollforit.state import (
+from dicetree.solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
+from dicetree.solver.games.rollforit import evaluation, notation, rules
+from dicetree.solver.games.rollforit.strategies import strategy_kinds
+from dicetree.solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
+from dicetree.solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
     TurnChoice, faces_text, player_letter,
 )
-from solver.rule_options import RuleOption, shorten
+from dicetree.solver.rule_options import RuleOption, shorten
 
 if TYPE_CHECKING:  # the study loads numpy and the figures: it loads when asked for, not with the game
-    from solver.games.rollforit.study import CardChaseStudy
+    from dicetree.solver.games.rollforit.study import CardChaseStudy
 
 READINGS = {
     "opening": ("ties of the opening roll", {
@@ -261,7 +261,7 @@ class RollForIt(Game):
         return rules.is_progress(state, action)
 
     def study(self) -> CardChaseStudy:
-        from solver.games.rollforit.study import CardChaseStudy
+        from dicetree.solver.games.rollforit.study import CardChaseStudy
 
         return CardChaseStudy(self)
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from solver.game import PositionError
-from solver.games.rollforit.rules import can_place, deck_cards, dice_on_cards, most_points
-from solver.games.rollforit.state import (
+from dicetree.solver.game import PositionError
+from dicetree.solver.games.rollforit.rules import can_place, deck_cards, dice_on_cards, most_points
+from dicetree.solver.games.rollforit.state import (
     DICE_PER_PLAYER, FLIP, OVER, PHASE_NAMES, PLACE, PLAYER_LETTERS, ROLL, TARGET, TURN, RollForItState,
     faces_text, player_letter,
 )
-from solver.rule_options import shorten
+from dicetree.solver.rule_options import shorten
 
 _FACES = re.compile(r"[1-6]{1,6}$")
 _SCORE = re.compile(r"(0|[1-9][0-9]{0,3})$")

@@ -1,7 +1,7 @@
 """Roll For It! Deluxe: what may be done in a position and what follows (pure functions of states).
 
 Every function takes the configured game (``game``: its ``cards``, ``num_players``, ``slots`` and
-the readings ``ending``, ``deck_out``, ``stuck``) as its last argument; :mod:`solver.games.rollforit.game`
+the readings ``ending``, ``deck_out``, ``stuck``) as its last argument; :mod:`dicetree.solver.games.rollforit.game`
 delegates to them. The readings are documented in the package's game module.
 
 Placements are enumerated once each: dice showing equal faces are interchangeable, so a choice is
@@ -12,7 +12,7 @@ and a new card is flipped, a chance node), then at most one :class:`Place` of di
 nothing, which ends the turn. Placing a die that scores nothing earlier in the turn would give the
 same position with less known (it stays where it is whatever is flipped), so nothing is lost.
 
->>> from solver.games.rollforit.state import Roll
+>>> from dicetree.solver.games.rollforit.state import Roll
 >>> [round(p, 4) for faces, p in roll_outcomes(2)][:3]
 [0.0278, 0.0556, 0.0556]
 >>> len(roll_outcomes(6))
@@ -26,8 +26,8 @@ from collections import Counter
 from functools import lru_cache
 from itertools import product
 
-from solver.game import CHANCE, TERMINAL
-from solver.games.rollforit.state import (
+from dicetree.solver.game import CHANCE, TERMINAL
+from dicetree.solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, FLIP, OVER, PLACE, ROLL, TARGET, TURN, Complete, Flip, Place, Roll, RollForItState,
     TurnChoice, missing,
 )

@@ -5,12 +5,12 @@
   card worth most whenever the roll finishes one; otherwise place every die that matches (the
   placement with the most dice; the first such in the game's order).
 * ``race`` — one ply on the game's evaluation: the move after which the player's own estimated win
-  chance (:mod:`solver.games.rollforit.evaluation`) is highest. It needs no search, so it plays any
+  chance (:mod:`dicetree.solver.games.rollforit.evaluation`) is highest. It needs no search, so it plays any
   number of seats; with three or more players it is also what ``greedy`` means (the built-in
   greedy searches, which the generic search offers for two players only).
 
 >>> import random
->>> from solver.games.rollforit import RollForIt
+>>> from dicetree.solver.games.rollforit import RollForIt
 >>> game = RollForIt(players=3)
 >>> state = game.parse("G07,G13,G29 0-0-0 A:place:112 deck:G01-G06,G08-G12,G14-G28,G30")
 >>> options = game.legal_actions(state)
@@ -23,9 +23,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from solver.game import Action, Game, State
-from solver.games.rollforit.state import Complete, Place, TurnChoice
-from solver.strategies import Strategy, StrategyKind, StrategySpec
+from dicetree.solver.game import Action, Game, State
+from dicetree.solver.games.rollforit.state import Complete, Place, TurnChoice
+from dicetree.solver.strategies import Strategy, StrategyKind, StrategySpec
 
 
 class HumanStrategy(Strategy):

@@ -1,11 +1,11 @@
 """Roll For It!'s own study (``dicetree study rollforit``): which card to chase.
 
 For every card of the decks in play, a lone player's exact expected number of rolls (turns) to
-score it with six free dice (every matching die placed: :func:`~solver.games.rollforit.evaluation.expected_rolls`),
+score it with six free dice (every matching die placed: :func:`~dicetree.solver.games.rollforit.evaluation.expected_rolls`),
 its points per turn, and how both change with dice already on it: for k of its images matched
 (and six less k dice free), the mean over the distinct ways to have matched k of them.
 
->>> from solver.games.rollforit.deck import load_deck
+>>> from dicetree.solver.games.rollforit.deck import load_deck
 >>> row = chase_table(load_deck().cards[:1])[0]  # G01: two 1s, 2 points
 >>> row["id"], round(row["turns"][0], 2), round(row["turns"][1], 2)  # one 1 matched: 1 / (1 - (5/6)**5)
 ('G01', 2.51, 1.67)
@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from solver.figures import heatmap, write_csv
-from solver.game import GameError
-from solver.games.rollforit.deck import Card
-from solver.games.rollforit.evaluation import expected_rolls
-from solver.games.rollforit.rules import sub_multisets, without
-from solver.games.rollforit.state import DICE_PER_PLAYER
-from solver.rule_options import RuleOption
+from dicetree.solver.figures import heatmap, write_csv
+from dicetree.solver.game import GameError
+from dicetree.solver.games.rollforit.deck import Card
+from dicetree.solver.games.rollforit.evaluation import expected_rolls
+from dicetree.solver.games.rollforit.rules import sub_multisets, without
+from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER
+from dicetree.solver.rule_options import RuleOption
 
 
 def chase_table(cards: Sequence[Card]) -> list[dict[str, Any]]:
@@ -41,7 +41,7 @@ def chase_table(cards: Sequence[Card]) -> list[dict[str, Any]]:
 
 
 class CardChaseStudy:
-    """The study's parameters and run (:class:`solver.providers.Study`) for one configured game."""
+    """The study's parameters and run (:class:`dicetree.solver.providers.Study`) for one configured game."""
 
     title = "which card to chase: each card's exact expected turns alone, points per turn, with dice placed"
     parameters = (
