@@ -66,8 +66,11 @@ def strength(players: int, games: int, seed: int) -> dict:
         players, ("race", "human"))
     game = RollForIt(players=players)
     k = len(lineup)
-    match = Match(game, lineup, games=games - games % k, seed=seed)
-    result = match.run()
+    return shares(Match(game, lineup, games=games - games % k, seed=seed).run(), lineup)
+
+
+def shares(result, lineup: tuple[str, ...]) -> dict:
+    """Each strategy's share of a match's wins, with its 95% interval and fair share."""
     rows = []
     for index, spec in enumerate(lineup):
         low, high = result.interval(index)
@@ -84,13 +87,7 @@ def solver_strength(players: int, games: int, seed: int) -> dict:
     """``solver:depth=1`` (paranoid beyond two players) against ``race``, seats shared equally."""
     game = RollForIt(players=players)
     lineup = ("solver:depth=1", "race")
-    result = Match(game, lineup, games=games, seed=seed).run(jobs=2)
-    rows = []
-    for index, spec in enumerate(lineup):
-        low, high = result.interval(index)
-        rows.append({"strategy": spec, "share": result.share(index), "low": low, "high": high,
-                     "fair": result.fair_share(index)})
-    return {"lineup": lineup, "games": result.games, "rows": rows}
+    return shares(Match(game, lineup, games=games, seed=seed).run(jobs=2), lineup)
 
 
 def strength_lines(players: int, duel: dict) -> list[str]:
