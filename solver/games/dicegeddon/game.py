@@ -12,16 +12,25 @@ with the notation, the fitted evaluation, the standard hooks and the army study.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from dicetree.solver.game import GameType
-from dicetree.solver.games.dicegeddon.evaluation import evaluate
 from dicetree.solver.games.dicegeddon.notation import action_name, format_position, notation_help, parse_position
 from dicetree.solver.games.dicegeddon.rules import DicegeddonRules, canonical
 from dicetree.solver.games.dicegeddon.state import Attack, DicegeddonState
 
 if TYPE_CHECKING:
     from dicetree.solver.games.dicegeddon.armies import DicegeddonStudy
+
+
+@cache
+def _model() -> Callable[[DicegeddonState, int, DicegeddonRules], float]:
+    """The fitted evaluation, loaded once when first needed."""
+    from dicetree.solver.games.dicegeddon.evaluation import evaluate
+
+    return evaluate
 
 
 class Dicegeddon(DicegeddonRules):
@@ -47,8 +56,11 @@ class Dicegeddon(DicegeddonRules):
 
     # ----- search support ----------------------------------------------------------------------------------
     def evaluate(self, state: DicegeddonState, player: int) -> float:
-        """A logistic model of the win fitted to exact values: see :mod:`dicetree.solver.games.dicegeddon.evaluation`."""
-        return evaluate(state, player, self)
+        """A logistic model of the win fitted to exact values: see :mod:`dicetree.solver.games.dicegeddon.evaluation`.
+
+        The model (and numpy with it) loads with the first evaluation, so that `dicetree notation`
+        and `rules` start without numpy."""
+        return _model()(state, player, self)
 
     def describe_value(self) -> str:
         return "probability of winning the battle (a draw counts 1/2)"
