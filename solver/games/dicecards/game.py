@@ -57,14 +57,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dicetree.cache.store import TableStore
 from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
-from dicetree.solver.games.dicecards.approximation import Approximation
 from dicetree.solver.games.dicecards.cards import Card
-from dicetree.solver.games.dicecards.evaluation import evaluate
 from dicetree.solver.games.dicecards.library import CardLibrary, load_library
 from dicetree.solver.games.dicecards.notation import format_position, notation_help, parse_position
 from dicetree.solver.games.dicecards.rules import after_record, final_score, record_name, records
@@ -72,10 +70,12 @@ from dicetree.solver.games.dicecards.state import (
     COPIES, FACES, HAND, LOSE, OVER, RANKS, RECORD, ROLL, ROLLS, TICKETS_PER_POINT, DiceCardsState, Record, Roll,
     Seat,
 )
-from dicetree.solver.games.dicecards.strategies import STRATEGY_KINDS
-from dicetree.solver.games.dicecards.study import KeepSixStudy
-from dicetree.solver.games.dicecards.tables import CardTables
 from dicetree.solver.rule_options import RuleOption, shorten
+
+if TYPE_CHECKING:  # numpy loads with the approximation, the tables and the study, when first used
+    from dicetree.solver.games.dicecards.approximation import Approximation
+    from dicetree.solver.games.dicecards.study import KeepSixStudy
+    from dicetree.solver.games.dicecards.tables import CardTables
 
 MAX_PLAYERS = 6
 """Players on the same rolls at most (the box's copies may allow fewer: three with the built-in nine cards)."""
@@ -133,7 +133,6 @@ class DiceCards(Game):
         best = sorted(((c.max_points(), c.max_tickets()) for c in self.library.cards), reverse=True)[:HAND]
         most_tickets = sum(sorted((c.max_tickets() for c in self.library.cards), reverse=True)[:HAND])
         self.max_score = sum(points for points, _ in best) + most_tickets // TICKETS_PER_POINT
-        self.approximation = Approximation(self.library, self.rolls)
         if self.players > 1 and self.players * HAND > COPIES * len(self.library.cards):
             raise GameError(f"{self.players} players need {self.players * HAND} cards: the box holds {COPIES} copies "
                             f"of each of {len(self.library.cards)} cards, enough for "
@@ -227,7 +226,17 @@ class DiceCards(Game):
         return self.format(state._replace(phase=RECORD, roll=(4, 2)))
 
     # ----- search support ------------------------------------------------------------------------------------
+    @cached_property
+    def approximation(self) -> Approximation:
+        """The six-card approximation from exact per-card solutions (built when first used, so that
+        `dicetree notation` and `rules` start without numpy)."""
+        from dicetree.solver.games.dicecards.approximation import Approximation
+
+        return Approximation(self.library, self.rolls)
+
     def evaluate(self, state: DiceCardsState, player: int) -> float:
+        from dicetree.solver.games.dicecards.evaluation import evaluate
+
         return evaluate(state, player, self)
 
     def describe_value(self) -> str:
@@ -264,16 +273,23 @@ class DiceCards(Game):
     def exact_provider(self, tables_dir: str | None = None, *, required: bool = False) -> CardTables:
         """Stored per-card solutions (which the leaf evaluation then uses) and exact values of small
         hands (:mod:`dicetree.solver.games.dicecards.tables`)."""
+        from dicetree.cache.store import TableStore
+        from dicetree.solver.games.dicecards.tables import CardTables
+
         tables = CardTables(self, TableStore(tables_dir))
         self.approximation.solutions = tables
         return tables
 
     def strategies(self) -> tuple:
         """``cards``, ``race`` and ``points`` (:mod:`dicetree.solver.games.dicecards.strategies`): no search, any player count."""
+        from dicetree.solver.games.dicecards.strategies import STRATEGY_KINDS
+
         return STRATEGY_KINDS
 
     def study(self) -> KeepSixStudy:
         """``dicetree study dicecards``: which 6 of a deal of 9 cards to keep (:mod:`dicetree.solver.games.dicecards.study`)."""
+        from dicetree.solver.games.dicecards.study import KeepSixStudy
+
         return KeepSixStudy(self)
 
     def is_progress(self, state: DiceCardsState, action) -> bool:
