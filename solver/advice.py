@@ -10,7 +10,7 @@ options from either answer, for an engine seat or a review of a person's moves.
     >>> game = load_game("rolldown")
     >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
     >>> [(m.name, round(m.value, 3)) for m in choices_of(answer, 0)]
-    [('d8xd6', 1.0), ('roll b.d6', 0.543), ('roll a.d8', 0.512)]
+    [('d8xd6', 1.0), ('roll b.d6', 0.587), ('roll a.d8', 0.543)]
     >>> game = load_game("dicegeddon")
     >>> answer = advise(game, game.parse("d4:3a/d4:3a a 20"), exact=True)
     >>> answer.best, round(answer.value, 6), answer.method.split(":")[0]
