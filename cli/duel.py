@@ -11,6 +11,8 @@ Usage::
     dicetree duel dicefights --a solver:depth=1 --b greedy --games 100 --seed 1
     dicetree duel dicefights --a greedy --b attack --c random --d buy-dice --games 80 --rule players=4
     dicetree duel rollforit --players 8 --a solver:depth=1 --b human --games 8
+    dicetree duel dicefights --a solver:depth=1 --b greedy --games 400 --workers 4
+    dicetree duel rolldown --a fitted:depth=2 --b heuristic:depth=2 --games 2000 --scheduler tcp://10.0.0.5:8786
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import json
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from dicetree.cli.options import (PositionCommand, cluster_options, game_argument, load_with_rules, rule_option,
+                                  writable_output)
 from dicetree.cli.progress import progress_bar
 from dicetree.solver.game import GameError
 from dicetree.solver.rule_options import split_rule
 from dicetree.solver.match import Duel, Match
+from dicetree.solver.parallel import Workers
 from dicetree.solver.results import MatchLog, format_duel, format_match
 from dicetree.solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 
@@ -48,6 +52,7 @@ _BUILT_IN = (
                    "rotation of the seats (two strategies: twice, seats swapped).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, metavar="N", help="Worker processes.")
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
               help="Keep every finished deal in FILE (JSON lines); run again with the same options and FILE to "
@@ -59,14 +64,15 @@ _BUILT_IN = (
 @rule_option
 @click.option("--no-progress", is_flag=True,
               help="No progress (a bar on a terminal, else a line every few seconds on stderr).")
-def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, as_json, log_path, position,
-         players, rules, no_progress) -> None:
+def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed, jobs, workers, scheduler, as_json,
+         log_path, position, players, rules, no_progress) -> None:
     """Play strategies against each other in GAME and report each one's win rate with a 95% interval.
 
     \b
     Example:
       dicetree duel rolldown --a solver:depth=1 --b random --games 40
     """
+    where = Workers(jobs=jobs, workers=workers, scheduler=scheduler)  # checked before any game
     if players is not None:
         if any(split_rule(text)[0] == "players" for text in rules):
             raise GameError("give --players or --rule players=N, not both")
@@ -98,6 +104,6 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
             played += count
             progress(played, games, "")
 
-        result = match.run(jobs=jobs, on_progress=advance, done=done or (),
+        result = match.run(jobs=where, on_progress=advance, done=done or (),
                            on_played=log.append_records if log is not None else None)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else report(result))

@@ -33,6 +33,18 @@ rule_option = click.option(
 )
 
 
+def cluster_options(command):
+    """``--workers N`` and ``--scheduler ADDRESS`` (:data:`dicetree.solver.parallel.CLUSTER_OPTIONS`) on a command
+    with many independent cells: where they run (a local dask cluster, or an existing one)."""
+    from dicetree.solver.parallel import CLUSTER_OPTIONS
+
+    for option in reversed(CLUSTER_OPTIONS):
+        command = click.option("--" + option.name, option.name, type=click.IntRange(option.low, option.high)
+                               if option.kind == "int" else click.STRING, metavar="N" if option.kind == "int"
+                               else "ADDRESS", help=option.help[:1].upper() + option.help[1:] + ".")(command)
+    return command
+
+
 def writable_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """An ``-o`` path checked before any work: its folder must exist (none is made silently) and
     take files, so that nothing computed is lost to a typo. A usage error (one line, exit 2) if not.

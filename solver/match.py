@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 
 from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, State
+from dicetree.solver.parallel import Workers, made_once
 from dicetree.solver.results import GameRecord, MatchResult, letters, seat_scores
 from dicetree.solver.strategies import Strategy, StrategySpec, make_strategy, parse_strategy
 
@@ -210,9 +212,10 @@ class Match:
     def play_deal(self, deal: int, strategies: Sequence[Strategy]) -> list[GameRecord]:
         return [self.play(deal, rotation, strategies) for rotation in range(self.rotations)]
 
-    def run(self, jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+    def run(self, jobs: int | Workers = 1, on_progress: Callable[[int], None] | None = None,
             done: Sequence[GameRecord] = (), on_played: Callable[[list[GameRecord]], None] | None = None) -> MatchResult:
-        """Play every game in ``jobs`` processes (the same result for any ``jobs``);
+        """Play every game in ``jobs`` processes, or where a :class:`Workers` says (the same result
+        either way);
         ``on_progress(n)`` is called as ``n`` more games end. ``done`` are the records of deals
         already played (a resumed match: those deals are not played again); ``on_played(records)``
         receives the records of deals as they finish (to keep them)."""
@@ -225,7 +228,9 @@ class Match:
         limit = game.turn_limit if self.turn_limit is None else replace(game.turn_limit, turns=self.turn_limit)
         return MatchResult(
             game_name=game.name, players=game.num_players, specs=self.specs, seed=self.seed,
-            start=game.format(self.start) if self.start is not None else "", records=records, jobs=jobs,
+            start=game.format(self.start) if self.start is not None else "", records=records,
+            jobs=jobs.jobs if isinstance(jobs, Workers) else jobs,
+            where=jobs.where if isinstance(jobs, Workers) and jobs.on_dask else "",
             elapsed=time.perf_counter() - started, turn_limit=limit, objective=game.objective,
             hidden_information=game.game_type.hidden_information,
         )
@@ -272,14 +277,14 @@ def run_duel(
 
 
 # ----- every deal, in one or more processes ----------------------------------------------------------
-def play_all(match: Match, jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+def play_all(match: Match, jobs: int | Workers = 1, on_progress: Callable[[int], None] | None = None,
              deals: Sequence[int] | None = None,
              on_played: Callable[[list[GameRecord]], None] | None = None) -> list[GameRecord]:
-    """Every deal of ``match`` (or those of ``deals``) in ``jobs`` processes; the records in the
-    order they came (each deal depends only on the seed and its index: the same for any ``jobs``).
-    ``on_progress(n)`` is called as ``n`` more games end, ``on_played(records)`` with them."""
-    if jobs < 1:
-        raise GameError(f"--jobs must be at least 1, not {jobs}")
+    """Every deal of ``match`` (or those of ``deals``) in ``jobs`` processes or where a
+    :class:`Workers` says; the records in the order they came (each deal depends only on the seed
+    and its index: the same wherever it runs). ``on_progress(n)`` is called as ``n`` more games end,
+    ``on_played(records)`` with them."""
+    workers = jobs if isinstance(jobs, Workers) else Workers(jobs=jobs)
     todo = list(range(match.deals)) if deals is None else list(deals)
     records: list[GameRecord] = []
 
@@ -290,31 +295,24 @@ def play_all(match: Match, jobs: int = 1, on_progress: Callable[[int], None] | N
         if on_progress is not None:
             on_progress(len(played))
 
-    if jobs == 1:
-        strategies = match.make_strategies()
-        for deal in todo:
-            finished(match.play_deal(deal, strategies))
-        return records
-    chunk = max(1, min(8, len(todo) // (jobs * 8)))
-    batches = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(match,)) as pool:
-        for future in as_completed([pool.submit(_play_in_worker, batch) for batch in batches]):
+    with workers.executor() as pool:
+        if pool is None:
+            strategies = match.make_strategies()
+            for deal in todo:
+                finished(match.play_deal(deal, strategies))
+            return records
+        processes = 8 if workers.scheduler else workers.workers or workers.jobs  # a cluster's size: unknown here
+        chunk = max(1, min(8, len(todo) // (processes * 8)))
+        batches = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
+        key = f"match-{uuid.uuid4().hex}"  # this run's strategies, made once in each worker process
+        for future in as_completed([pool.submit(_play_in_worker, match, key, batch) for batch in batches]):
             finished(future.result())
     return records
 
 
-# Worker processes build their strategies once (per process), then play the deals they are sent.
-_worker: tuple[Match, tuple[Strategy, ...]] | None = None
-
-
-def _init_worker(match: Match) -> None:
-    global _worker
-    _worker = (match, match.make_strategies())
-
-
-def _play_in_worker(deals: list[int]) -> list[GameRecord]:
-    assert _worker is not None
-    match, strategies = _worker
+def _play_in_worker(match: Match, key: str, deals: list[int]) -> list[GameRecord]:
+    """In a worker process: play ``deals`` with the strategies made once there for this run."""
+    strategies = made_once(key, match.make_strategies)
     return [record for deal in deals for record in match.play_deal(deal, strategies)]
 
 

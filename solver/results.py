@@ -185,6 +185,12 @@ class MatchResult:
     turn_limit: TurnLimit = TurnLimit()
     objective: str = ""
     hidden_information: bool = False  # the game hides something from a player (what strategies see)
+    where: str = ""  # a dask cluster it ran on ('' for local processes: see ``jobs``)
+
+    @property
+    def ran_on(self) -> str:
+        """Where the games were played, in words."""
+        return self.where or f"{self.jobs} process{'es' if self.jobs > 1 else ''}"
 
     @property
     def games(self) -> int:
@@ -282,6 +288,7 @@ class MatchResult:
                 for i, (letter, spec) in enumerate(zip(letters(len(self.specs)), self.specs))
             ],
             "jobs": self.jobs,
+            "where": self.ran_on,
             "time": round(self.elapsed, 3),
             "notes": self.notes,
         }
@@ -348,7 +355,7 @@ def format_duel(result: MatchResult) -> str:
         f"Verdict: {verdict}.",
         "",
         f"Moves: A {moves[0]:,} ({per_move[0]:.1f} ms each), B {moves[1]:,} ({per_move[1]:.1f} ms each); "
-        f"{length:.1f} decisions a game; {result.elapsed:.1f} s with {result.jobs} process{'es' if result.jobs > 1 else ''}",
+        f"{length:.1f} decisions a game; {result.elapsed:.1f} s with {result.ran_on}",
     ]
     fallbacks = [int(n) for n in result.totals("fallbacks")]
     for side, spec in enumerate(result.specs):
@@ -401,7 +408,7 @@ def format_match(result: MatchResult) -> str:
         "(95% CI: Student's t over the deals' mean scores; Wilson where every deal scored the same.)",
         "",
         f"Choices: {int(sum(moves)):,} ({per_move} ms each); {turns:.1f} {result.turn_limit.unit} a game; "
-        f"{result.elapsed:.1f} s with {result.jobs} process{'es' if result.jobs > 1 else ''}",
+        f"{result.elapsed:.1f} s with {result.ran_on}",
     ]
     lines += [f"Note: {note}" for note in result.notes]
     return "\n".join(lines)

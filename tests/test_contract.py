@@ -16,6 +16,7 @@ A new game gets all of this by registering in :mod:`dicetree.solver.games`.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 
 import pytest
@@ -140,6 +141,15 @@ def test_random_playouts_keep_the_contract(game, seed):
 def test_the_same_seed_gives_the_same_playout(game):
     start = game.new_game(random.Random(3))
     assert playout(game, start, 11, check=False) == playout(game, start, 11, check=False)
+
+
+def test_a_game_travels_to_worker_processes(game):
+    """Duels and studies send the game to worker processes (local or a dask cluster): it must pickle,
+    and the copy must play exactly as the original."""
+    copy = pickle.loads(pickle.dumps(game))
+    assert repr(copy) == repr(game)
+    start = game.new_game(random.Random(5))
+    assert playout(copy, start, 13, check=False) == playout(game, start, 13, check=False)
 
 
 def test_observations_and_hidden_information(game):

@@ -181,6 +181,16 @@ class DiceFightsRules(Game):
         # The same final dice recur along many re-roll lines: settle each once.
         self.settle = lru_cache(maxsize=SETTLE_CACHE)(self._settle)
 
+    def __getstate__(self) -> dict:
+        """Pickled without the settle cache (a bound cache does not pickle; duels send rules to workers)."""
+        state = dict(self.__dict__)
+        del state["settle"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.settle = lru_cache(maxsize=SETTLE_CACHE)(self._settle)
+
     def options(self) -> dict:
         """Every declared rule option's value (players and faces are kept as ``num_players`` and ``layout``)."""
         chosen = {"players": self.num_players, "faces": None if self.layout.assumed else self.layout.source}

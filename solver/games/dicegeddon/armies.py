@@ -27,7 +27,7 @@ import itertools
 import math
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -42,6 +42,7 @@ from dicetree.solver.figures import heatmap, write_csv
 from dicetree.solver.games.dicegeddon.rules import DicegeddonRules, parse_dice
 from dicetree.solver.games.dicegeddon.rules import army_text as army_name
 from dicetree.solver.matrix_game import solve_matrix_game
+from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
 from dicetree.solver.pov import PointOfView
 from dicetree.solver.rule_options import RuleOption, shorten
 
@@ -141,20 +142,22 @@ def solve_cell(config: StudyConfig, i: int, j: int) -> Cell:
     return replace(sample_cell(config, i, j), seconds=time.perf_counter() - started)
 
 
-def sample_cell(config: StudyConfig, i: int, j: int, jobs: int = 1) -> Cell:
+def sample_cell(config: StudyConfig, i: int, j: int, jobs: int | Workers = 1) -> Cell:
     """Self-play of ``config.strategy`` on both sides: each deal is played twice on the same seeded
     dice stream, the row army first as player A, then as player B (the opening is symmetric, so
-    both games estimate the same probability). ``jobs`` processes share the deals (the same
-    result for any ``jobs``: each deal depends only on the seed and its number)."""
+    both games estimate the same probability). ``jobs`` processes (or a :class:`Workers`) share the
+    deals (the same result wherever they run: each deal depends only on the seed and its number)."""
     deals = config.games // 2
-    if jobs == 1:
-        deal_scores, capped = play_deals(config, i, j, 0, deals)
-    else:
-        chunks = [(k * deals // jobs, (k + 1) * deals // jobs) for k in range(jobs)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(play_deals, *zip(*[(config, i, j, lo, hi) for lo, hi in chunks])))
-        deal_scores = [score for scores, _ in parts for score in scores]
-        capped = sum(c for _, c in parts)
+    workers = jobs if isinstance(jobs, Workers) else Workers(jobs=jobs)
+    with workers.executor() as pool:
+        if pool is None:
+            deal_scores, capped = play_deals(config, i, j, 0, deals)
+        else:
+            parts_count = 8 * (workers.workers or workers.jobs or 1)
+            chunks = [(k * deals // parts_count, (k + 1) * deals // parts_count) for k in range(parts_count)]
+            parts = list(pool.map(play_deals, *zip(*[(config, i, j, lo, hi) for lo, hi in chunks if hi > lo])))
+            deal_scores = [score for scores, _ in parts for score in scores]
+            capped = sum(c for _, c in parts)
     points = 2 * math.fsum(deal_scores)
     low, high = deal_interval(deal_scores, points, 2 * len(deal_scores))
     return Cell(i, j, points / (2 * len(deal_scores)), low, high, "sampled", games=2 * len(deal_scores),
@@ -203,10 +206,10 @@ class ArmyStudy:
         return all(c.certified for c in self.cells if c.method == "exact")
 
 
-def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: int = 200,
+def run_army_study(config: StudyConfig, jobs: int | Workers = 1, on_cell=None, resamples: int = 200,
                    done: Sequence[Cell] = ()) -> ArmyStudy:
     """Every cell of the upper triangle (the rest by symmetry: ``M[j][i] = 1 - M[i][j]``), in
-    ``jobs`` processes (the same result for any ``jobs``), then the Nash equilibrium of the matrix
+    ``jobs`` processes or where a :class:`Workers` says (the same result either way), then the Nash equilibrium of the matrix
     (an LP) and, where cells are sampled, how often each army is played by the equilibrium of
     ``resamples`` matrices redrawn within the sampling error (normal, from each interval).
     ``on_cell(cell)`` is called as each cell is done; ``done`` are cells finished before (a resumed
@@ -217,17 +220,13 @@ def run_army_study(config: StudyConfig, jobs: int = 1, on_cell=None, resamples: 
     pairs = sorted((ij for ij in itertools.combinations_with_replacement(range(n), 2) if ij not in known),
                    key=lambda ij: -estimated_states(config.armies[ij[0]], config.armies[ij[1]]))
     cells = list(done)
-    if jobs == 1:
-        for i, j in pairs:
-            cells.append(solve_cell(config, i, j))
+    with (jobs if isinstance(jobs, Workers) else Workers(jobs=jobs)).executor() as pool:
+        finished = (solve_cell(config, i, j) for i, j in pairs) if pool is None else (
+            future.result() for future in as_completed([pool.submit(solve_cell, config, i, j) for i, j in pairs]))
+        for cell in finished:
+            cells.append(cell)
             if on_cell is not None:
-                on_cell(cells[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for future in as_completed([pool.submit(solve_cell, config, i, j) for i, j in pairs]):
-                cells.append(future.result())
-                if on_cell is not None:
-                    on_cell(cells[-1])
+                on_cell(cell)
     cells.sort(key=lambda c: (c.row, c.col))
     pov = PointOfView.of(config.game())  # M[j][i] is the column army's view of M[i][j]
     matrix, low, high = np.full((n, n), 0.5), np.full((n, n), 0.5), np.full((n, n), 0.5)
@@ -332,6 +331,7 @@ class DicegeddonStudy:
         RuleOption("jobs", "int", 1, "worker processes (the same result for any number)", low=1, high=256),
         RuleOption("pairing", "text", None, "only this pairing (e.g. d20/d4,d4,d4,d4,d4), exact if small enough, "
                    "else sampled with --games over --jobs processes; no files are written"),
+        *CLUSTER_OPTIONS,
     )
 
     def __init__(self, game_class: type[DicegeddonRules]):
@@ -343,7 +343,8 @@ class DicegeddonStudy:
             raise GameError("a Dicegeddon study needs --army-size")
         mulligan, several, chains = bool(values.get("mulligan")), bool(values.get("several_defenders")), \
             bool(values.get("chains", True))
-        games, jobs, pairing = int(values.get("games") or 400), int(values.get("jobs") or 1), values.get("pairing")
+        games, pairing = int(values.get("games") or 400), values.get("pairing")
+        jobs = Workers.of(values, jobs=int(values.get("jobs") or 1))  # checked before any work
         output = values.get("output")
         game = self.game_class(army_size=army_size, mulligan=mulligan, several_defenders=several, chains=chains)
         variant = "".join(f" ({name})" for name, on in (("mulligan", mulligan), ("several defenders", several),

@@ -60,6 +60,7 @@ from dicetree.solver.games.rolldown.tables import (
     wanted_signatures,
 )
 from dicetree.solver.limits import SearchStats
+from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
 from dicetree.solver.providers import Progress
 from dicetree.solver.ranking import rank_moves
 from dicetree.solver.rule_options import RuleOption
@@ -277,9 +278,7 @@ class Tablebase:
         RuleOption("cards", "int", 0, "at most this many cards in each hand", low=0, high=3),
         RuleOption("max_positions", "int", 2_000_000_000, "refuse builds larger than this (the estimate is printed)",
                    low=1),
-        RuleOption("workers", "int", None, "build on a dask LocalCluster of this many worker processes", low=1),
-        RuleOption("scheduler", "text", None, "build on the dask cluster at this address (its workers must see "
-                   "the same table folder)"),
+        *CLUSTER_OPTIONS,  # a cluster's workers must see the same table folder
     )
 
     def build_from(self, values, progress: Progress | None = None) -> list[str]:
@@ -409,19 +408,10 @@ def solve_and_store_task(root: str, ace: str, batch: Batch, *after: BatchStats) 
 def _run_on_dask(base: Tablebase, plan: list[list[Batch]], stats: BuildStats, progress: ProgressFn | None,
                  workers: int | None, scheduler: str | None) -> None:
     """Run ``plan`` as a task graph: one task a batch, depending on the batches that make its inputs."""
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import as_completed
 
     started = time.perf_counter()
-    cluster = None
-    try:
-        if scheduler is not None:
-            client = Client(scheduler, timeout=10)
-        else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-    except (OSError, ValueError, TimeoutError) as error:
-        raise GameError(f"cannot reach the dask cluster {scheduler or ''}: {error}") from None
-    try:
+    with Workers(workers=workers, scheduler=scheduler).client() as client:
         made_by: dict[Signature, object] = {}
         futures = []
         root = str(base.store.root.resolve())
@@ -445,8 +435,4 @@ def _run_on_dask(base: Tablebase, plan: list[list[Batch]], stats: BuildStats, pr
             if progress is not None:
                 progress(done, total, batch_stats)
         stats.positions += total
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
     stats.seconds += time.perf_counter() - started
