@@ -52,14 +52,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(results: Path | None = None) -> Iterator[str]:
-    """``dicetree explore`` on a free local port for the block; yields its address."""
+def serve(results: Path | None = None, tables: Path | None = None) -> Iterator[str]:
+    """``dicetree explore`` on a free local port for the block (its stored exact values in ``tables``,
+    e.g. a temporary folder for builds from the page); yields its address."""
     port = free_port()
     command = [str(ROOT / ".venv" / "bin" / "dicetree"), "explore", "--port", str(port)]
     if not Path(command[0]).exists():
         command = [sys.executable, "-m", "dicetree.cli.main", "explore", "--port", str(port)]
     if results is not None:
         command += ["--results", str(results)]
+    if tables is not None:
+        command += ["--tables", str(tables)]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     address = f"http://127.0.0.1:{port}/"
     try:
