@@ -93,7 +93,7 @@ class Board:
                            "pieces": [{"kind": _KINDS[type(piece)], **asdict(piece)} for piece in zone.pieces]}
                           for zone in self.zones]}
 
-    def svg(self, width: int = 620) -> str:
+    def svg(self, width: int = 520) -> str:
         return board_svg(self, width)
 
     def _repr_svg_(self) -> str:
@@ -211,11 +211,11 @@ def _height(piece: Piece) -> float:
     return DIE + CAPTION
 
 
-def board_svg(board: Board, width: int = 620) -> str:
+def board_svg(board: Board, width: int = 520) -> str:
     """The board as SVG text: the status on top, then each zone's title and its pieces, wrapped to ``width``.
 
     >>> print(board_svg(Board("Game over", ()))[:80])
-    <svg xmlns="http://www.w3.org/2000/svg" class="board" width="620" height="34" vi
+    <svg xmlns="http://www.w3.org/2000/svg" class="board" width="520" height="34" vi
     """
     drawers = {Die: _die, Card: _card, Counter: _counter}
     body: list[str] = [_text(8, 18, board.status, 13, ACTIVE, anchor="start", weight="bold")]

@@ -185,6 +185,12 @@ function viewSeat() {
   return (state.node || {}).players ? state.node.players[state.seats.indexOf("you")] : "";
 }
 
+function shownPosition() {
+  // The position as the page shows it: your seat's view where seats are hidden from each other
+  // (so a tree or a probe shows no more than you may see), else the whole of it.
+  return state.node && state.node.seat ? state.node.view : state.line[state.cursor];
+}
+
 function engineSeat(name) {
   const index = state.node.players.indexOf(name);
   return index >= 0 && state.seats[index] === "engine";
@@ -522,7 +528,7 @@ function jointPicker(players) {
 async function drawTree() {
   $("tree").textContent = "drawing...";
   try {
-    const svg = await api("tree", { position: state.line[state.cursor], depth: $("tree-depth").value,
+    const svg = await api("tree", { position: shownPosition(), depth: $("tree-depth").value,
       top: $("tree-top").value, job: job + "-tree" }, "text");
     $("tree").innerHTML = svg.slice(svg.indexOf("<svg"));
   } catch (error) {
@@ -534,7 +540,7 @@ async function drawTree() {
 async function probe(build) {
   const answer = await watched(job + "-probe", $("build-progress"), $("build-cancel"),
     build ? "building what this position needs..." : "probing...",
-    () => api("probe", { position: state.line[state.cursor], job: job + "-probe", build: build ? 1 : "" }));
+    () => api("probe", { position: shownPosition(), job: job + "-probe", build: build ? 1 : "" }));
   $("probe").textContent = JSON.stringify(answer, null, 2);
 }
 
