@@ -96,7 +96,8 @@ def games_json() -> list[dict[str, Any]]:
 def _build_parameters(game: Game) -> list[dict[str, Any]]:
     """The options of a build of the game's stored exact values (``dicetree tablebase build GAME``)."""
     provider = game.exact_provider(None)
-    return [{"name": o.name, "help": o.help, "allowed": o.allowed(), "default": None if o.default is None else str(o.default)}
+    return [{"name": o.name, "help": o.help, "allowed": o.allowed(),
+             "default": None if o.default is None else str(o.default)}
             for o in getattr(provider, "build_parameters", ())]
 
 
@@ -142,7 +143,8 @@ def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | Non
         raise RequestError("give a move (a move, an outcome, or one choice per player joined by ' | ') or roll=1")
     else:
         line = line.play(move)
-    return {**position_json(name, rules, line.position, seat), "played": line.moves[-1], "from": game.format(line.states[0])}
+    return {**position_json(name, rules, line.position, seat), "played": line.moves[-1],
+            "from": game.format(line.states[0])}
 
 
 def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | None, time_limit: float | None,
@@ -156,7 +158,8 @@ def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | Non
         if report is not None:
             report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
 
-    return advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact, tables_dir=tables_dir,
+    return advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
+                  tables_dir=tables_dir,
                   on_iteration=progress).to_json()
 
 

@@ -175,18 +175,18 @@ def _card(card: Card, x: float, y: float) -> tuple[str, float]:
     parts = [f'<g class="card{" face-down" if card.face_down else ""}"{faded}>']
     if card.face_down:
         for shift in range(min(card.count, 3) - 1, -1, -1):  # a stack: the backs offset behind each other
-            parts.append(f'<rect x="{x + 3 * shift:.1f}" y="{y - 2 * shift:.1f}" width="{width:.1f}" height="{height:.1f}" '
-                         f'rx="4" fill="#5d7fa8" stroke="#2c4a70"/>')
-        parts.append(f'<rect x="{x + 5:.1f}" y="{y + 5:.1f}" width="{width - 10:.1f}" height="{height - 10:.1f}" rx="2" '
-                     'fill="none" stroke="#c6dcef" stroke-dasharray="2 2"/>')
+            parts.append(f'<rect x="{x + 3 * shift:.1f}" y="{y - 2 * shift:.1f}" width="{width:.1f}" '
+                         f'height="{height:.1f}" rx="4" fill="#5d7fa8" stroke="#2c4a70"/>')
+        parts.append(f'<rect x="{x + 5:.1f}" y="{y + 5:.1f}" width="{width - 10:.1f}" height="{height - 10:.1f}" '
+                     'rx="2" fill="none" stroke="#c6dcef" stroke-dasharray="2 2"/>')
         parts.append(_text(x + width / 2, y + height / 2 + 5, f"×{card.count}", 13, "#fff", weight="bold"))
         width += 3 * (min(card.count, 3) - 1)
         title = f"{card.count} hidden card{'s' if card.count != 1 else ''}"
     else:
         parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" rx="4" fill="#fffdf5" '
                      f'stroke="{stroke}" stroke-width="1.4"/>')
-        parts.append(_text(x + width / 2, y + height / 2 + 5, card.text, (16 if len(card.text) <= 2 else 12) * (0.75 if card.dim else 1),
-                           weight="bold"))
+        size = (16 if len(card.text) <= 2 else 12) * (0.75 if card.dim else 1)
+        parts.append(_text(x + width / 2, y + height / 2 + 5, card.text, size, weight="bold"))
         title = " · ".join((card.text, *card.lines))
     for number, line in enumerate(card.lines):
         parts.append(_text(x + width / 2, y + height + CAPTION * (number + 1) - 2, line, 9, MUTED))

@@ -238,7 +238,8 @@ def test_the_engine_seat_analyses_what_it_sees():
     seen = game.observe(game.parse(HANDS), 0)  # A to move, B's 5 unknown to A
     answer = best_json("rolldown", (), HANDS, 1, None, seat="A")
     assert "?" in answer["position"]
-    assert answer["position"] == game.format(seen) and answer["moves"] == analyse(game, seen, depth=1).to_json()["moves"]
+    assert answer["position"] == game.format(seen)
+    assert answer["moves"] == analyse(game, seen, depth=1).to_json()["moves"]
 
 
 def test_the_build_parameters_are_listed_and_a_small_build_runs(client):

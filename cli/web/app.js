@@ -238,7 +238,8 @@ function showReview() {
         const choices = own ? (own.choices || []) : [];
         const chosen = choices.find((entry) => entry.choice === choice);
         const best = choices.reduce((top, entry) => (!top || entry.value > top.value ? entry : top), null);
-        if (chosen && best) rows.push([index + 1, `${player} ${best.choice}`, `${player} ${choice}`, chosen.value, chosen.loss || 0]);
+        if (!chosen || !best) continue;
+        rows.push([index + 1, `${player} ${best.choice}`, `${player} ${choice}`, chosen.value, chosen.loss || 0]);
       }
       return;
     }

@@ -24,14 +24,16 @@ def board(game, state: DiceCardsState) -> Board:
     if state.phase == RECORD:
         roll = (Die(6, state.roll[0], "black", "black"), Die(6, state.roll[1], "red", "red"))
     else:
-        roll = (Die(6, None, "black", highlight=state.phase != OVER), Die(6, None, "red", highlight=state.phase != OVER))
+        rolling = state.phase != OVER
+        roll = (Die(6, None, "black", highlight=rolling), Die(6, None, "red", highlight=rolling))
     zones = [Zone("roll", (*roll, Counter("rolls done", f"{state.rolls}/{game.rolls}")))]
     for player in range(state.players):
         cards, marks, tickets = state.seat(player)
         hand = game.hand(state, player)
         name = game.player_name(player)
         active = state.phase == RECORD and state.turn == player
-        drawn = tuple(Card(code, (card.format_marks(mark), f"{card.score(mark)} points"), highlight=card.is_complete(mark))
+        drawn = tuple(Card(code, (card.format_marks(mark), f"{card.score(mark)} points"),
+                           highlight=card.is_complete(mark))
                       for code, card, mark in zip(cards, hand, marks))
         score = final_score(hand, marks, tickets)
         zones.append(Zone("cards", drawn, name, active))

@@ -37,7 +37,8 @@ def board(game, state: DiceFightsState) -> Board:
         attack, defense, gold = state.mults[player]
         tracks = (Counter("life", str(state.life[player])), Counter("gold", str(state.bank[player])),
                   Counter("core dice", str(state.dice[player]) + ("+Box" if state.box == player else "")),
-                  Counter("attack", f"×{attack}"), Counter("defense", f"×{defense}"), Counter("gold mult.", f"×{gold}"))
+                  Counter("attack", f"×{attack}"), Counter("defense", f"×{defense}"),
+                  Counter("gold mult.", f"×{gold}"))
         active = choosing and alive and state.phase != OVER
         zones.append(Zone("tracks", tracks, name, active))
         if state.phase in ROLLED_PHASES and alive and state.rolled:

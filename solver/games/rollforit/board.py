@@ -26,7 +26,8 @@ WHAT = {PLACE: "place the rolled dice", ROLL: "chance: the dice roll", FLIP: "ch
 def board(game, state: RollForItState) -> Board:
     table = [_card(game, state, index) for index in range(len(state.cards))]
     in_deck = bin(state.deck).count("1")
-    table.append(Card("", ("deck",), face_down=True, count=in_deck) if in_deck else Card("-", ("deck empty",), dim=True))
+    table.append(Card("", ("deck",), face_down=True, count=in_deck) if in_deck
+                 else Card("-", ("deck empty",), dim=True))
     zones = [Zone("table", tuple(table))]
     for player in range(game.num_players):
         on_cards = sum(len(faces[player]) for faces in state.placed)
