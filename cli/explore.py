@@ -32,7 +32,7 @@ The JSON API behind it (every answer JSON; every error ``{"error": "<one line>"}
                           ``dicetree tablebase probe --json`` prints
 ``GET /api/build``        ``game`` and the build's parameters (``/api/games``' ``build_parameters``, e.g.
                           ``dice=1``): what ``dicetree tablebase build GAME`` does; its ``lines``
-``GET /api/progress``     ``job``: whether the job runs, and its last progress line
+``GET /api/progress``     ``job``: whether the job runs (or waits for a free worker), its last progress line
 ``POST /api/cancel``      ``job``: stop it
 ``GET /api/studies``      the pictures under ``results/`` with their folders' READMEs
 ========================  ===========================================================================

@@ -133,7 +133,8 @@ def test_the_page_and_its_files_are_served(client):
 
 
 def test_progress_and_cancel_of_an_unknown_job(client):
-    assert get(client, "/api/progress", job="nobody").json() == {"job": "nobody", "running": False, "progress": ""}
+    assert get(client, "/api/progress", job="nobody").json() == {"job": "nobody", "running": False, "waiting": False,
+                                                                   "progress": ""}
     assert client.post("/api/cancel", params={"job": "nobody"}).json()["cancelled"] is False
 
 
@@ -286,6 +287,29 @@ def test_a_build_reports_progress_and_is_cancelled(tmp_path):
         with pytest.raises(Cancelled):
             await build
         assert not jobs.progress("tab-build")["running"]
+
+    asyncio.run(scenario())
+    jobs.close()
+
+
+def test_a_job_waits_for_a_free_worker_says_so_and_is_cancelled_while_waiting():
+    jobs = Jobs(workers=1)
+
+    async def scenario():
+        busy = asyncio.create_task(jobs.run("tab-a", _nap, 30.0))
+        await asyncio.sleep(0.3)
+        queued = asyncio.create_task(jobs.run("tab-b", _nap, 0.1))
+        await asyncio.sleep(0.3)
+        progress = jobs.progress("tab-b")
+        assert progress["waiting"] and not progress["running"] and "waiting for a free worker" in progress["progress"]
+        assert jobs.cancel("tab-b")
+        with pytest.raises(Cancelled):
+            await queued
+        assert jobs.progress("tab-a")["running"]  # the running one goes on
+        jobs.cancel("tab-a")
+        with pytest.raises(Cancelled):
+            await busy
+        assert await jobs.run("tab-b", _nap, 0.1) == 0.1  # the worker is free again
 
     asyncio.run(scenario())
     jobs.close()

@@ -372,7 +372,7 @@ async function watched(id, line, cancel, start, work) {
     try {
       const answer = await api("progress", { job: id });
       const seconds = `${((Date.now() - began) / 1000).toFixed(0)} s`;
-      if (answer.running) line.textContent = `${answer.progress || start} · ${seconds}`;
+      if (answer.running || answer.waiting) line.textContent = `${answer.progress || start} · ${seconds}`;
     } catch (ignored) { /* the next poll tries again */ }
   }, 500);
   try {
