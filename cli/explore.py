@@ -17,21 +17,30 @@ The JSON API behind it (every answer JSON; every error ``{"error": "<one line>"}
 ========================  ===========================================================================
 ``GET /api/games``        every game: its facts, rule options and example position
 ``GET /api/rules``        ``game``: facts, rule options and the position notation
-``GET /api/position``     ``game``, ``position``: the canonical position and what may be played there
+``GET /api/position``     ``game``, ``position``, ``seat`` (optional): the canonical position, what may be
+                          played there, and the position drawn (``board``: the game's description,
+                          ``board_svg``: its SVG) as ``seat`` sees it (``view``; all of it without one)
 ``GET /api/apply``        ``game``, ``position``, ``move`` (a move, an outcome, or choices joined by
-                          ``' | '``) or ``roll=1`` with ``seed``: the position after it
-``GET /api/best``         ``game``, ``position``, ``depth`` or ``time`` or ``exact=1``: what
-                          ``dicetree best --json`` prints
+                          ``' | '``) or ``roll=1`` with ``seed``, ``seat``: the position after it (as
+                          ``/api/position`` answers it)
+``GET /api/best``         ``game``, ``position``, ``depth`` or ``time`` or ``exact=1``, ``seat``
+                          (optional: the analysis of what that seat sees, as the engine plays it):
+                          what ``dicetree best --json`` prints
 ``GET /api/tree``         ``game``, ``position``, ``depth``, ``top``: the decision tree as SVG
-``GET /api/probe``        ``game``, ``position``: what ``dicetree tablebase probe --json`` prints
-``GET /api/progress``     ``job``: whether the job runs, and its last progress line
+``GET /api/probe``        ``game``, ``position``, ``build=1`` (optional: first build the stored values
+                          the position needs, within what is built on demand): what
+                          ``dicetree tablebase probe --json`` prints
+``GET /api/build``        ``game`` and the build's parameters (``/api/games``' ``build_parameters``, e.g.
+                          ``dice=1``): what ``dicetree tablebase build GAME`` does; its ``lines``
+``GET /api/progress``     ``job``: whether the job runs (or waits for a free worker), its last progress line
 ``POST /api/cancel``      ``job``: stop it
 ``GET /api/studies``      the pictures under ``results/`` with their folders' READMEs
 ========================  ===========================================================================
 
-Every call takes ``rule=NAME=VALUE`` (repeatable) for a game's rule options. ``best``, ``tree`` and
-``probe`` run in a worker process of their own (:mod:`dicetree.cli.jobs`) under the ``job`` id the page
-gives (one per tab), so tabs never wait for each other and a search can be cancelled.
+Every call takes ``rule=NAME=VALUE`` (repeatable) for a game's rule options. ``best``, ``tree``,
+``probe`` and ``build`` run in a worker process of their own (:mod:`dicetree.cli.jobs`) under the
+``job`` id the page gives (one per tab and kind of work), so tabs never wait for each other, a job
+reports its progress (``/api/progress``) and can be cancelled.
 """
 
 from __future__ import annotations
@@ -45,8 +54,9 @@ import click
 
 from dicetree.cli.jobs import Cancelled, Jobs
 from dicetree.cli.options import load_with_rules, tables_option
+from dicetree.cli.play import seat_of
 from dicetree.solver.advice import advise
-from dicetree.solver.game import Game, GameError
+from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.games import GAMES, game_class, game_names
 from dicetree.solver.session import Line, node_of
 
@@ -78,8 +88,17 @@ def games_json() -> list[dict[str, Any]]:
             "rule_options": [{"name": o.name, "describe": o.describe(), "default": str(o.default)}
                              for o in cls.rule_options],
             "example": cls().example_position(),
+            "build_parameters": _build_parameters(cls()) if kind.exact_values else [],
         })
     return answer
+
+
+def _build_parameters(game: Game) -> list[dict[str, Any]]:
+    """The options of a build of the game's stored exact values (``dicetree tablebase build GAME``)."""
+    provider = game.exact_provider(None)
+    return [{"name": o.name, "help": o.help, "allowed": o.allowed(),
+             "default": None if o.default is None else str(o.default)}
+            for o in getattr(provider, "build_parameters", ())]
 
 
 def rules_json(name: str, rules: tuple[str, ...]) -> dict[str, Any]:
@@ -89,15 +108,33 @@ def rules_json(name: str, rules: tuple[str, ...]) -> dict[str, Any]:
             "example": game.example_position()}
 
 
-def position_json(name: str, rules: tuple[str, ...], position: str) -> dict[str, Any]:
-    """The canonical position and what may be played there (:func:`dicetree.solver.session.node_of`)."""
+def position_json(name: str, rules: tuple[str, ...], position: str, seat: str | None = None) -> dict[str, Any]:
+    """The canonical position, what may be played there (:func:`dicetree.solver.session.node_of`) and
+    the position drawn as ``seat`` sees it (:func:`board_json`)."""
     game = _game(name, rules)
-    node = node_of(game, game.parse(position))
-    return {"game": name, **node.to_json(), "text": node.text()}
+    state = game.parse(position)
+    node = node_of(game, state)
+    return {"game": name, **node.to_json(), "text": node.text(), **board_json(game, state, seat)}
 
 
-def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | None, roll: bool, seed: int) -> dict[str, Any]:
-    """The position after ``move`` (or a roll drawn with ``seed``), with what was played."""
+def seen_by(game: Game, state: State, seat: str | None) -> State:
+    """What the player ``seat`` names (the game's name for them or their number) sees of ``state``
+    (:meth:`~dicetree.solver.game.Game.observe`); all of it where ``seat`` is None or empty."""
+    return game.observe(state, seat_of(game, seat)) if seat else state
+
+
+def board_json(game: Game, state: State, seat: str | None = None) -> dict[str, Any]:
+    """``view`` (the position ``seat`` sees), ``board`` (the game's drawing of it,
+    :meth:`~dicetree.solver.game.Game.board`, as JSON; None where the game draws none) and ``board_svg``."""
+    view = seen_by(game, state, seat)
+    board = game.board(view)
+    return {"seat": seat or "", "view": game.format(view), "board": board.to_json() if board is not None else None,
+            "board_svg": board.svg() if board is not None else ""}
+
+
+def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | None, roll: bool, seed: int,
+               seat: str | None = None) -> dict[str, Any]:
+    """The position after ``move`` (or a roll drawn with ``seed``), with what was played (drawn as ``seat`` sees it)."""
     game = _game(name, rules)
     line = Line.from_position(game, position)
     if roll:
@@ -106,19 +143,23 @@ def apply_json(name: str, rules: tuple[str, ...], position: str, move: str | Non
         raise RequestError("give a move (a move, an outcome, or one choice per player joined by ' | ') or roll=1")
     else:
         line = line.play(move)
-    return {**position_json(name, rules, line.position), "played": line.moves[-1], "from": game.format(line.states[0])}
+    return {**position_json(name, rules, line.position, seat), "played": line.moves[-1],
+            "from": game.format(line.states[0])}
 
 
 def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | None, time_limit: float | None,
-              exact: bool = False, tables_dir: str | None = None, report=None) -> dict[str, Any]:
-    """What ``dicetree best --json`` prints: the answer's own ``to_json()``."""
+              exact: bool = False, tables_dir: str | None = None, seat: str | None = None,
+              report=None) -> dict[str, Any]:
+    """What ``dicetree best --json`` prints: the answer's own ``to_json()``; with ``seat``, the
+    answer on what that player sees (an engine seat chooses so, as in duels and ``dicetree play``)."""
     game = _game(name, rules)
 
     def progress(result) -> None:
         if report is not None:
             report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
 
-    return advise(game, game.parse(position), depth=depth, time_limit=time_limit, exact=exact, tables_dir=tables_dir,
+    return advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
+                  tables_dir=tables_dir,
                   on_iteration=progress).to_json()
 
 
@@ -131,12 +172,43 @@ def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: 
     return TreePicture(build_tree(game, game.parse(position), TreeOptions(depth=depth, top=top))).svg()
 
 
-def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str | None) -> dict[str, Any]:
-    """What ``dicetree tablebase probe --json`` prints, where the game has stored exact values."""
-    game = _game(name, rules)
+def _provider(game: Game, tables_dir: str | None):
     if not game.game_type.exact_values:
         raise RequestError(f"{game.game_type.long_name} has no stored exact values")
-    return game.exact_provider(tables_dir, required=True).answer(game.parse(position))
+    return game.exact_provider(tables_dir, required=True)
+
+
+def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str | None,
+               build: bool = False, report=None) -> dict[str, Any]:
+    """What ``dicetree tablebase probe --json`` prints, where the game has stored exact values; with
+    ``build``, after building what the position needs (``exact_result``: small builds only)."""
+    game = _game(name, rules)
+    provider, state = _provider(game, tables_dir), game.parse(position)
+    if build:
+        if report is not None:
+            report("building the stored values this position needs")
+        provider.exact_result(state)
+    return provider.answer(state)
+
+
+def build_json(name: str, rules: tuple[str, ...], values: dict[str, str], tables_dir: str | None,
+               report=None) -> dict[str, Any]:
+    """What ``dicetree tablebase build GAME`` does with the build parameters ``values`` (text, read by
+    each parameter as the command line reads it): its ``lines``, progress reported as it goes."""
+    game = _game(name, rules)
+    provider = _provider(game, tables_dir)
+    known = {o.name: o for o in provider.build_parameters}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise RequestError(f"unknown build parameter '{unknown[0][:40]}': the parameters are {', '.join(known)}")
+    parsed = {name: option.parse(values[name]) if values.get(name, "") != "" else option.default
+              for name, option in known.items()}
+
+    def progress(done: int, total: int, label: str) -> None:
+        if report is not None:
+            report(f"{done:,} of {total:,} {label}".strip() if total else f"{done:,} {label}".strip())
+
+    return {"game": name, "lines": provider.build_from(parsed, progress)}
 
 
 def studies_json(results: Path) -> list[dict[str, Any]]:
@@ -212,25 +284,31 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
 
     async def position(request: Request) -> Response:
         game, rule, _ = params(request)
-        return JSONResponse(position_json(game, rule, position_of(request)))
+        return JSONResponse(position_json(game, rule, position_of(request), seat(request)))
 
     async def apply(request: Request) -> Response:
         game, rule, _ = params(request)
-        roll = request.query_params.get("roll", "") not in ("", "0", "false")
+        roll = flag(request, "roll")
         seed = number(request, "seed", int, -2**31, 2**31, default=random.randrange(2**31))
-        return JSONResponse(apply_json(game, rule, position_of(request), request.query_params.get("move"), roll, seed))
+        return JSONResponse(apply_json(game, rule, position_of(request), request.query_params.get("move"), roll, seed,
+                                       seat(request)))
+
+    def seat(request: Request) -> str | None:
+        return request.query_params.get("seat") or None
+
+    def flag(request: Request, key: str) -> bool:
+        return request.query_params.get(key, "") not in ("", "0", "false")
 
     async def best(request: Request) -> Response:
         game, rule, _ = params(request)
         text = position_of(request)
-        position_json(game, rule, text)  # a malformed position is answered at once, without a worker
+        position_json(game, rule, text, seat(request))  # a malformed position or seat is answered at once
         depth = number(request, "depth", int, 1, MAX_DEPTH)
         limit = number(request, "time", float, 0.01, MAX_TIME)
         if depth is None and limit is None:
             depth = 2
-        exact = request.query_params.get("exact", "") not in ("", "0", "false")
-        answer = await jobs.run(job_of(request), best_json, game, rule, text, depth, limit, exact, tables_dir,
-                                gone=request.is_disconnected, report=True)
+        answer = await jobs.run(job_of(request), best_json, game, rule, text, depth, limit, flag(request, "exact"),
+                                tables_dir, seat(request), gone=request.is_disconnected, report=True)
         return JSONResponse(answer)
 
     async def tree(request: Request) -> Response:
@@ -246,7 +324,16 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
         game, rule, _ = params(request)
         text = position_of(request)
         position_json(game, rule, text)
-        answer = await jobs.run(job_of(request), probe_json, game, rule, text, tables_dir, gone=request.is_disconnected)
+        answer = await jobs.run(job_of(request), probe_json, game, rule, text, tables_dir, flag(request, "build"),
+                                gone=request.is_disconnected, report=True)
+        return JSONResponse(answer)
+
+    async def build(request: Request) -> Response:
+        game, rule, _ = params(request)
+        values = {key: value for key, value in request.query_params.items()
+                  if key not in ("game", "rule", "job", "position")}
+        answer = await jobs.run(job_of(request), build_json, game, rule, values, tables_dir,
+                                gone=request.is_disconnected, report=True)
         return JSONResponse(answer)
 
     async def progress(request: Request) -> Response:
@@ -270,6 +357,7 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
         Route("/", index),
         Route("/api/games", games), Route("/api/rules", rules), Route("/api/position", position),
         Route("/api/apply", apply), Route("/api/best", best), Route("/api/tree", tree), Route("/api/probe", probe),
+        Route("/api/build", build),
         Route("/api/progress", progress), Route("/api/cancel", cancel, methods=["POST"]),
         Route("/api/studies", studies),
         Mount("/static", StaticFiles(directory=WEB), name="static"),

@@ -6,7 +6,8 @@ server (multiprocessing's *forkserver*, with the solver preloaded, so a job star
 and awaits its answer without blocking the event loop. A job has an id chosen by the page (one per
 tab): starting a job under an id that is still running cancels the old one, :meth:`Jobs.cancel`
 stops it (the process is terminated: nothing in the solver needs to cooperate), and the job's
-progress lines (``report(text)``) are kept for :meth:`Jobs.progress`.
+progress lines (``report(text)``) are kept for :meth:`Jobs.progress`. At most ``workers`` jobs run
+at once; the others wait their turn, say so in their progress, and can be cancelled while waiting.
 
 A job function is a module-level function ``fn(*args, report=callback)`` whose arguments and answer
 pickle; a :class:`~dicetree.solver.game.GameError` it raises comes back as the same one-line error.
@@ -34,6 +35,13 @@ POLL = 0.02
 
 class Cancelled(GameError):
     """The job was cancelled (by the page, by a newer job of the same tab, or by the page going away)."""
+
+
+@dataclass
+class _Waiting:
+    """A job waiting for a free worker."""
+
+    cancelled: bool = False
 
 
 @dataclass
@@ -68,6 +76,7 @@ class Jobs:
         if preload:
             self._context.set_forkserver_preload(list(preload))
         self._running: dict[str, _Running] = {}
+        self._waiting: dict[str, _Waiting] = {}
         self._workers = workers
         self._slots: asyncio.Semaphore | None = None
 
@@ -79,7 +88,8 @@ class Jobs:
         self.cancel(job)
         if self._slots is None:
             self._slots = asyncio.Semaphore(self._workers)
-        async with self._slots:
+        await self._queue(job, gone)
+        try:
             receiving, sending = self._context.Pipe(duplex=False)
             process = self._context.Process(target=_work, args=(sending, fn, args, report), daemon=True)
             process.start()
@@ -94,6 +104,23 @@ class Jobs:
                 if process.is_alive():
                     process.terminate()
                 process.join(timeout=1)
+        finally:
+            self._slots.release()
+
+    async def _queue(self, job: str, gone: Callable[[], Awaitable[bool]] | None) -> None:
+        """Wait for a free worker (and take it); :class:`Cancelled` if the job is cancelled meanwhile."""
+        waiting = self._waiting[job] = _Waiting()
+        try:
+            while self._slots.locked():  # every worker busy
+                if waiting.cancelled or (gone is not None and await gone()):
+                    raise Cancelled("cancelled")
+                await asyncio.sleep(POLL)
+            if waiting.cancelled:
+                raise Cancelled("cancelled")
+            await self._slots.acquire()  # free: taken at once (nothing runs between the look and this)
+        finally:
+            if self._waiting.get(job) is waiting:
+                del self._waiting[job]
 
     async def _wait(self, running: _Running, gone: Callable[[], Awaitable[bool]] | None) -> Any:
         while True:
@@ -118,7 +145,10 @@ class Jobs:
             await asyncio.sleep(POLL)
 
     def cancel(self, job: str) -> bool:
-        """Stop job ``job`` if it runs; whether it did."""
+        """Stop job ``job`` if it runs or waits; whether it did."""
+        if job in self._waiting:
+            self._waiting[job].cancelled = True
+            return True
         running = self._running.get(job)
         if running is None:
             return False
@@ -127,13 +157,17 @@ class Jobs:
         return True
 
     def progress(self, job: str) -> dict[str, Any]:
-        """Whether ``job`` runs, and its last progress line."""
+        """Whether ``job`` runs (or waits for a free worker), and its last progress line."""
+        if job in self._waiting:
+            return {"job": job, "running": False, "waiting": True,
+                    "progress": f"waiting for a free worker ({len(self._running)} jobs running)"}
         running = self._running.get(job)
-        return {"job": job, "running": running is not None, "progress": running.progress if running else ""}
+        return {"job": job, "running": running is not None, "waiting": False,
+                "progress": running.progress if running else ""}
 
     def close(self) -> None:
         """Stop every job (the server is shutting down)."""
-        for job in list(self._running):
+        for job in [*self._waiting, *self._running]:
             self.cancel(job)
 
 

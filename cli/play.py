@@ -96,7 +96,7 @@ def play(game_name, position, example, seats, depth, time_limit, exact, seed, ta
     if example:
         position = game.example_position()
     start = game.parse(position) if position is not None else game.new_game(rng)
-    humans = {_seat(game, text) for text in seats} or {0}
+    humans = {seat_of(game, text) for text in seats} or {0}
     if depth is None and time_limit is None:
         depth = DEFAULT_DEPTH
     engine = Engine(game, depth, time_limit, seed, tables_dir, exact)
@@ -110,7 +110,7 @@ def play(game_name, position, example, seats, depth, time_limit, exact, seed, ta
     click.echo(format_review(reviews))
 
 
-def _seat(game: Game, text: str) -> int:
+def seat_of(game: Game, text: str) -> int:
     """The player a ``--seat`` names: the game's name for them or their number from 1."""
     names = {game.player_name(p).lower(): p for p in range(game.num_players)}
     wanted = text.strip().lower()

@@ -7,7 +7,8 @@ Usage::
 
 It starts ``dicetree explore`` on a free local port, opens each game's example in headless
 Chromium (Debian's ``chromium`` and ``chromedriver`` through Selenium: nothing is downloaded),
-waits for the ranked moves, draws the tree where the game has one, and saves the page. The browser
+waits for the drawn position and the ranked moves, draws the tree where the game has one, and
+saves the page. The browser
 tests (tests/test_browser.py) use the same :func:`serve` and :func:`chromium`.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
@@ -52,14 +54,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(results: Path | None = None) -> Iterator[str]:
-    """``dicetree explore`` on a free local port for the block; yields its address."""
+def serve(results: Path | None = None, tables: Path | None = None) -> Iterator[str]:
+    """``dicetree explore`` on a free local port for the block (its stored exact values in ``tables``,
+    e.g. a temporary folder for builds from the page); yields its address."""
     port = free_port()
     command = [str(ROOT / ".venv" / "bin" / "dicetree"), "explore", "--port", str(port)]
     if not Path(command[0]).exists():
         command = [sys.executable, "-m", "dicetree.cli.main", "explore", "--port", str(port)]
     if results is not None:
         command += ["--results", str(results)]
+    if tables is not None:
+        command += ["--tables", str(tables)]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     address = f"http://127.0.0.1:{port}/"
     try:
@@ -103,14 +108,22 @@ def wait_for(driver, css: str, timeout: float = WAIT):
     return WebDriverWait(driver, timeout).until(expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, css)))
 
 
-def screenshot(driver, address: str, game: str, output: Path, depth: int) -> Path:
-    """One game's example page: the ranked moves (or each player's choices) and, where the game has
-    one, the tree."""
+def screenshot(driver, address: str, game: str, output: Path, depth: int, hidden: bool = False) -> Path:
+    """One game's example page: the position drawn, the ranked moves (or each player's choices) and,
+    where the game has one, the tree. Where the game hides something (``hidden``), you play the
+    first seat against the engine: the page shows what your seat sees, the engine's hand face down,
+    and your moves analysed ``depth`` deep from your view."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     driver.set_window_size(WIDTH, HEIGHT)
-    driver.get(f"{address}?game={game}")
+    driver.get(f"{address}?game={game}" + (f"&depth={depth}" if hidden else ""))
     wait_for(driver, "#moves-area table")
+    if hidden:
+        Select(driver.find_element(By.ID, "seat-1")).select_by_value("engine")
+        wait_for(driver, "#board-drawing g.card.face-down")
+        wait_for(driver, "#moves-area table")
+    wait_for(driver, "#board-drawing svg")
     driver.find_element(By.ID, "tree-depth").clear()
     driver.find_element(By.ID, "tree-depth").send_keys(str(depth))
     driver.find_element(By.ID, "tree-button").click()
@@ -136,10 +149,12 @@ def main() -> None:
 
     args.output.mkdir(parents=True, exist_ok=True)
     with serve() as address:
+        hidden = {game["game"]: game["hidden_information"]
+                  for game in json.loads(urllib.request.urlopen(address + "api/games", timeout=WAIT).read())}
         driver = chromium()
         try:
             for game in game_names():
-                path = screenshot(driver, address, game, args.output, args.depth)
+                path = screenshot(driver, address, game, args.output, args.depth, hidden[game])
                 print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}  {path.stat().st_size / 1024:.0f} KB")
         finally:
             driver.quit()

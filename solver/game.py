@@ -33,7 +33,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dicetree.solver.board import Board
 
 CHANCE = -1
 SIMULTANEOUS = -2
@@ -350,6 +353,12 @@ class Game(ABC):
         ``None`` where it has none; with ``required``, a game that has them but not under these rule
         options raises a one-line :class:`GameError` saying why. The provider answers ``oracle()``
         (a probe for the search, ``None`` while nothing is stored) and ``exact_result(state)``."""
+        return None
+
+    def board(self, state: State) -> Board | None:
+        """``state`` drawn: a :class:`dicetree.solver.board.Board` (dice with their faces, cards, scores,
+        whose turn) that the explorer and notebooks render. The default, ``None``: no drawing (the
+        position string is shown instead)."""
         return None
 
     def study(self):

@@ -230,7 +230,8 @@ class Line:
         node = self.node()
         played = " ".join(f"<b>{html.escape(m)}</b>" if i == self.cursor - 1 else html.escape(m)
                           for i, m in enumerate(self.moves))
-        rows = [f"<code>{html.escape(node.position)}</code>",
+        board = self.game.board(self.state)  # the game's drawing of the position, where it has one
+        rows = [*([board.svg()] if board is not None else []), f"<code>{html.escape(node.position)}</code>",
                 html.escape(node.text()).replace("\n", "<br>"),
                 f"<small>line: {played or '(start)'}</small>"]
         return f"<div><b>{html.escape(self.game.game_type.long_name)}</b><br>" + "<br>".join(rows) + "</div>"

@@ -1,6 +1,8 @@
 """The explorer's page in headless Chromium (Debian's chromium and chromedriver, through Selenium):
-load it, enter a position, read the ranked moves, play the best, go back, draw the tree, and a bad
-input's one-line message. Skipped, with the reason, where no browser is installed."""
+load it, enter a position, read the ranked moves, play the best, go back, draw the tree, a bad
+input's one-line message, every game's drawn position, a hidden hand face down for your seat, a
+build cancelled, and the review of choices made at once. Skipped, with the reason, where no
+browser is installed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dicetree.solver.games import load_game
+from dicetree.solver.games import game_names, load_game
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "explorer_screenshots.py"
 _spec = importlib.util.spec_from_file_location("explorer_screenshots", SCRIPT)
@@ -21,11 +23,13 @@ _spec.loader.exec_module(shots)
 pytestmark = pytest.mark.skipif(bool(shots.browser_missing()), reason=shots.browser_missing() or "browser present")
 
 START = "d6:2,d8:5/d4:3,d6:6 a QK/-"
+FIGHT_ENDING = "20:0:5:411=5a0d0g 1:0:5:111=0a0d5g reroll"
+"""P1 shows 20 damage; P2, on Life 1, cannot roll enough Shields: the game ends after these choices."""
 
 
 @pytest.fixture(scope="module")
-def page():
-    with shots.serve() as address:
+def page(tmp_path_factory):
+    with shots.serve(tables=tmp_path_factory.mktemp("tables")) as address:  # builds from the page go there
         driver = shots.chromium()
         try:
             yield driver, address
@@ -120,7 +124,7 @@ def test_the_engine_plays_its_seat_and_your_moves_are_reviewed(page):
     assert not driver.find_elements("css selector", "#review table")  # you made no move
     over = by_id(driver, "position-string").text
     by_id(driver, "back").click()
-    assert position_shown(driver, over) == endgame
+    assert position_shown(driver, over) == endgame + " seen:b"  # you are B: the page shows what B sees
     Select(by_id(driver, "seat-0")).select_by_value("you")
     Select(by_id(driver, "seat-1")).select_by_value("engine")
     ranked_moves(driver)
@@ -141,3 +145,62 @@ def test_a_studys_heatmap_reads_out_the_value_under_the_pointer(page):
     ActionChains(driver).move_to_element(cell).perform()
     row, column, value = cell.get_attribute("title").replace(" × ", ": ").split(": ", 2)
     assert driver.find_element("css selector", ".readout").text == f"{row} × {column}: {value}" and value
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_games_position_is_drawn(page, game):
+    driver, address = page
+    driver.get(f"{address}?game={game}")
+    drawing = shots.wait_for(driver, "#board-drawing svg")
+    pieces = drawing.find_elements("css selector", "g.die, g.card")
+    assert pieces and drawing.size["height"] > 50
+    assert not by_id(driver, "fields").is_displayed()  # the drawing replaces the position's text fields
+
+
+def test_your_seat_sees_the_engines_hand_face_down(page):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver, address = page
+    position = "d6:2,d8:5/d4:3,d6:6 a QK/5"
+    driver.get(f"{address}?game=rolldown&position={position}")
+    ranked_moves(driver)
+    Select(by_id(driver, "seat-1")).select_by_value("engine")  # you play A against the engine's B
+    stack = shots.wait_for(driver, "#board-drawing g.card.face-down")
+    assert "×1" in stack.text
+    assert by_id(driver, "position-string").text == "d6:2,d8:5/d4:3,d6:6 a QK/?"  # B's 5 is not shown
+    by_id(driver, "tree-button").click()  # nor does the tree show it: it is drawn from what A sees
+    assert "hides cards" in shots.wait_for(driver, "#error").text
+    by_id(driver, "all-seeing").click()  # for study: everything
+    WebDriverWait(driver, shots.WAIT).until(lambda d: by_id(d, "position-string").text == position)
+    assert not driver.find_elements("css selector", "#board-drawing g.card.face-down")
+    by_id(driver, "all-seeing").click()
+
+
+def test_a_build_from_the_page_shows_progress_and_is_cancelled(page):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, address = page
+    driver.get(f"{address}?game=rolldown&position={START}")
+    ranked_moves(driver)
+    box = driver.find_element("css selector", ".build-parameter[name=dice]")
+    box.send_keys("3")  # every table of up to 3 dice a side: minutes of work
+    by_id(driver, "build-button").click()
+    WebDriverWait(driver, shots.WAIT).until(lambda d: by_id(d, "build-progress").text != "")
+    assert by_id(driver, "build-cancel").is_enabled()
+    by_id(driver, "build-cancel").click()
+    WebDriverWait(driver, shots.WAIT).until(lambda d: not by_id(d, "build-cancel").is_enabled())
+    assert by_id(driver, "build-lines").text == "cancelled" and by_id(driver, "build-progress").text == ""
+    assert not by_id(driver, "error").is_displayed()
+
+
+def test_your_choices_made_at_once_are_reviewed(page):
+    from selenium.webdriver.support.ui import Select
+
+    driver, address = page
+    driver.get(f"{address}?game=dicefights&position={FIGHT_ENDING}&depth=1")
+    shots.wait_for(driver, "#play-joint")
+    Select(by_id(driver, "seat-1")).select_by_value("engine")
+    Select(shots.wait_for(driver, ".joint-choice")).select_by_visible_text("keep")
+    by_id(driver, "play-joint").click()
+    review = shots.wait_for(driver, "#review table")
+    assert "P1 keep" in review.text and "Total loss" in by_id(driver, "review").text

@@ -133,7 +133,8 @@ def test_the_page_and_its_files_are_served(client):
 
 
 def test_progress_and_cancel_of_an_unknown_job(client):
-    assert get(client, "/api/progress", job="nobody").json() == {"job": "nobody", "running": False, "progress": ""}
+    assert get(client, "/api/progress", job="nobody").json() == {"job": "nobody", "running": False, "waiting": False,
+                                                                   "progress": ""}
     assert client.post("/api/cancel", params={"job": "nobody"}).json()["cancelled"] is False
 
 
@@ -207,3 +208,108 @@ def test_the_command_prints_its_address_and_serves_this_machine():
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# ----- positions drawn, seats, builds -------------------------------------------------------------------
+HANDS = "d6:2,d8:5/d4:3,d6:6 a QK/5"
+
+
+def test_every_games_position_comes_drawn(client):
+    for game in get(client, "/api/games").json():
+        node = get(client, "/api/position", game=game["game"], position=game["example"]).json()
+        assert node["board"]["status"] and node["board"]["zones"] and node["board_svg"].startswith("<svg")
+        assert node["view"] == node["position"] and node["seat"] == ""
+
+
+def test_a_seat_sees_its_own_view_with_the_other_hand_face_down(client):
+    node = get(client, "/api/position", game="rolldown", position=HANDS, seat="B").json()
+    assert node["position"] == HANDS and node["view"] == "d6:2,d8:5/d4:3,d6:6 a ??/5 seen:b"
+    hand = next(zone for zone in node["board"]["zones"] if zone["owner"] == "A" and zone["title"] == "hand")
+    assert hand["pieces"] == [{"kind": "card", "text": "", "lines": [], "face_down": True, "count": 2, "dim": False,
+                               "highlight": False}]
+    after = get(client, "/api/apply", game="rolldown", position=HANDS, move="d8xd4", seat="2").json()
+    assert after["view"] == "d6:2/d6:6 b ??/5"  # B to move now: A's cards still hidden
+    assert "--seat 'C' names no player" in error_of(client, "/api/position", game="rolldown", position=HANDS, seat="C")
+
+
+def test_the_engine_seat_analyses_what_it_sees():
+    from dicetree.cli.explore import best_json
+
+    game = load_game("rolldown")
+    seen = game.observe(game.parse(HANDS), 0)  # A to move, B's 5 unknown to A
+    answer = best_json("rolldown", (), HANDS, 1, None, seat="A")
+    assert "?" in answer["position"]
+    assert answer["position"] == game.format(seen)
+    assert answer["moves"] == analyse(game, seen, depth=1).to_json()["moves"]
+
+
+def test_the_build_parameters_are_listed_and_a_small_build_runs(client):
+    games = {game["game"]: game for game in get(client, "/api/games").json()}
+    assert [p["name"] for p in games["rolldown"]["build_parameters"]][:2] == ["dice", "cards"]
+    assert games["dicegeddon"]["build_parameters"] == []
+    answer = get(client, "/api/build", game="rolldown", dice="1", job="build-1").json()
+    assert answer["lines"][0].startswith("Building") and "Solved" in answer["lines"][-1]
+    probed = get(client, "/api/probe", game="rolldown", position=ENDGAME, job="probe-1").json()
+    assert probed["moves"][0]["move"] == "d8xd6" and probed["value"] == 1.0
+
+
+def test_a_probe_can_build_what_the_position_needs(client):
+    position = "d6:2,d8:5/d4:3,d6:6 a K/-"
+    assert "not built" in error_of(client, "/api/probe", game="rolldown", position=position)
+    answer = get(client, "/api/probe", game="rolldown", position=position, build=1, job="probe-2").json()
+    assert answer["position"] == position and answer["moves"]
+
+
+@pytest.mark.parametrize(("params", "wanted"), [
+    ({"game": "rolldown", "dize": "1"}, "unknown build parameter 'dize'"),
+    ({"game": "rolldown", "dice": "9"}, "dice"),
+    ({"game": "rolldown"}, "needs --dice"),
+    ({"game": "dicefights"}, "Dice Fights has no stored exact values"),
+])
+def test_a_bad_build_is_one_line(client, params, wanted):
+    assert wanted in error_of(client, "/api/build", **params)
+
+
+def test_a_build_reports_progress_and_is_cancelled(tmp_path):
+    from dicetree.cli.explore import build_json
+
+    jobs = Jobs(workers=1)
+
+    async def scenario():
+        build = asyncio.create_task(jobs.run("tab-build", build_json, "rolldown", (), {"dice": "3"}, str(tmp_path),
+                                             report=True))
+        for _ in range(3000):  # progress within a minute, however loaded the machine
+            await asyncio.sleep(0.02)
+            if jobs.progress("tab-build")["progress"]:
+                break
+        assert "of" in jobs.progress("tab-build")["progress"]
+        assert jobs.cancel("tab-build")
+        with pytest.raises(Cancelled):
+            await build
+        assert not jobs.progress("tab-build")["running"]
+
+    asyncio.run(scenario())
+    jobs.close()
+
+
+def test_a_job_waits_for_a_free_worker_says_so_and_is_cancelled_while_waiting():
+    jobs = Jobs(workers=1)
+
+    async def scenario():
+        busy = asyncio.create_task(jobs.run("tab-a", _nap, 30.0))
+        await asyncio.sleep(0.3)
+        queued = asyncio.create_task(jobs.run("tab-b", _nap, 0.1))
+        await asyncio.sleep(0.3)
+        progress = jobs.progress("tab-b")
+        assert progress["waiting"] and not progress["running"] and "waiting for a free worker" in progress["progress"]
+        assert jobs.cancel("tab-b")
+        with pytest.raises(Cancelled):
+            await queued
+        assert jobs.progress("tab-a")["running"]  # the running one goes on
+        jobs.cancel("tab-a")
+        with pytest.raises(Cancelled):
+            await busy
+        assert await jobs.run("tab-b", _nap, 0.1) == 0.1  # the worker is free again
+
+    asyncio.run(scenario())
+    jobs.close()

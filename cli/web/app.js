@@ -15,6 +15,7 @@ const state = {
   analysis: null,
   analyses: [], // analyses[i]: the answer shown at line[i] (for the review of your moves)
   seats: [],    // seats[p]: "you" or "engine"
+  picks: [],    // picks[i]: at a simultaneous node, {player: choice} of what each player chose there
 };
 
 // ----- talking to the server ------------------------------------------------------------------
@@ -84,6 +85,8 @@ function setGame(name) {
   if (info.exact_values) facts.push("stored exact values: " + info.exact_values);
   $("game-facts").textContent = facts.filter(Boolean).join("; ");
   $("probe-panel").hidden = !info.exact_values;
+  $("probe-title").textContent = info.exact_values ? `Stored exact values: ${info.exact_values}` : "";
+  showBuildForm();
   $("rules").title = (info.rule_options || []).map((option) => option.describe).join("\n") || "no rule options";
   api("rules", {}).then((answer) => { $("notation").textContent = answer.notation; }).catch(() => {});
 }
@@ -95,9 +98,10 @@ function writeAddress() {
 
 // ----- the line played --------------------------------------------------------------------------
 async function startLine(position) {
-  const node = await api("position", { position });
+  const node = await api("position", { position, seat: viewSeat() });
   state.line = [node.position];
   state.analyses = [];
+  state.picks = [];
   state.moves = [];
   state.cursor = 0;
   await showNode(node);
@@ -106,14 +110,21 @@ async function startLine(position) {
 async function go(cursor) {
   if (cursor < 0 || cursor >= state.line.length) return;
   state.cursor = cursor;
-  await showNode(await api("position", { position: state.line[cursor] }));
+  await showNode(await api("position", { position: state.line[cursor], seat: viewSeat() }));
 }
 
 async function play(extra) {
-  const answer = await api("apply", { position: state.line[state.cursor], ...extra });
+  const node = state.node;
+  const answer = await api("apply", { position: state.line[state.cursor], seat: viewSeat(), ...extra });
   state.line = state.line.slice(0, state.cursor + 1).concat([answer.position]);
   state.moves = state.moves.slice(0, state.cursor).concat([answer.played]);
   state.analyses = state.analyses.slice(0, state.cursor + 1);
+  state.picks = state.picks.slice(0, state.cursor);
+  if (node && node.kind === "simultaneous" && extra.move) {  // who chose what, for the review
+    const choosing = node.players.filter((name, index) => (node.choices[index] || []).length);
+    const parts = extra.move.split(" | ");
+    state.picks[state.cursor] = Object.fromEntries(choosing.map((name, index) => [name, parts[index]]));
+  }
   state.cursor += 1;
   await showNode(answer, true);
 }
@@ -121,10 +132,11 @@ async function play(extra) {
 async function showNode(node, engineMayMove) {
   state.node = node;
   state.analysis = null;
-  $("position-input").value = node.position;
-  $("position-string").textContent = node.position;
+  const shown = node.seat ? node.view : node.position;  // a seat sees only its own view of the position
+  $("position-input").value = shown;
+  $("position-string").textContent = shown;
   $("node-text").textContent = summary(node);
-  showFields(node.position);
+  showBoard(node);
   $("tree").innerHTML = "";
   $("probe").textContent = "";
   showChance(node);
@@ -154,12 +166,29 @@ function showSeats(node) {
       option.value = option.textContent = who;
       select.appendChild(option);
     }
-    select.onchange = () => { state.seats[index] = select.value; guarded(engineTurn); };
+    select.onchange = () => {
+      state.seats[index] = select.value;
+      guarded(async () => { await go(state.cursor); await engineTurn(); });  // the view may change with the seats
+    };
     const label = document.createElement("label");
     label.textContent = name + " ";
     label.appendChild(select);
     box.appendChild(label);
   });
+}
+
+function viewSeat() {
+  // Where the game hides something and you play against the engine, the page shows what your
+  // (first) seat sees, unless "all-seeing" is ticked (for study).
+  if (!gameInfo().hidden_information || $("all-seeing").checked) return "";
+  if (!state.seats.includes("engine") || !state.seats.includes("you")) return "";
+  return (state.node || {}).players ? state.node.players[state.seats.indexOf("you")] : "";
+}
+
+function shownPosition() {
+  // The position as the page shows it: your seat's view where seats are hidden from each other
+  // (so a tree or a probe shows no more than you may see), else the whole of it.
+  return state.node && state.node.seat ? state.node.view : state.line[state.cursor];
 }
 
 function engineSeat(name) {
@@ -201,7 +230,20 @@ function showReview() {
   const rows = [];
   state.moves.slice(0, state.cursor).forEach((move, index) => {
     const answer = state.analyses[index];
-    if (!answer || !Array.isArray(answer.moves) || engineSeatOf(answer)) return;
+    if (!answer) return;
+    if (Array.isArray(answer.players) && state.picks[index]) {  // choices made at once: each of yours
+      for (const [player, choice] of Object.entries(state.picks[index])) {
+        if (engineSeat(player)) continue;
+        const own = answer.players.find((entry) => entry.player === player);
+        const choices = own ? (own.choices || []) : [];
+        const chosen = choices.find((entry) => entry.choice === choice);
+        const best = choices.reduce((top, entry) => (!top || entry.value > top.value ? entry : top), null);
+        if (!chosen || !best) continue;
+        rows.push([index + 1, `${player} ${best.choice}`, `${player} ${choice}`, chosen.value, chosen.loss || 0]);
+      }
+      return;
+    }
+    if (!Array.isArray(answer.moves) || engineSeatOf(answer)) return;
     const chosen = answer.moves.find((entry) => entry.move === move);
     if (chosen) rows.push([index + 1, answer.moves[0].move, move, chosen.value, chosen.loss || 0]);
   });
@@ -234,6 +276,7 @@ function engineSeatOf(answer) {
 
 function summary(node) {
   // Whose turn and how much may be played (the moves themselves are ranked beside it).
+  if (node.kind === "decision" && node.seat && node.seat !== node.mover) return `${node.mover} to move`;
   if (node.kind === "decision") return `${node.mover} to move · ${node.moves.length} legal moves`;
   if (node.kind === "chance") return `Chance decides · ${node.outcome_count} outcomes`;
   if (node.kind === "simultaneous") {
@@ -244,11 +287,17 @@ function summary(node) {
   return node.text || "";
 }
 
-function showFields(position) {
-  // The position string's fields, one box each: a readable board for any game, knowing none.
+function showBoard(node) {
+  // The game's own drawing of the position (dice, cards, scores: /api/position's board_svg), as the
+  // seat shown sees it; a game that draws none shows the position string's fields, one box each.
+  const drawing = $("board-drawing");
+  drawing.innerHTML = node.board_svg || "";
+  drawing.hidden = !node.board_svg;
   const box = $("fields");
   box.innerHTML = "";
-  for (const field of position.split(" ").filter(Boolean)) {
+  box.hidden = Boolean(node.board_svg);
+  if (node.board_svg) return;
+  for (const field of (node.seat ? node.view : node.position).split(" ").filter(Boolean)) {
     const part = document.createElement("span");
     part.className = "field";
     part.textContent = field.replace(/([,/])/g, "$1\u200b");
@@ -303,30 +352,46 @@ async function analyse() {
   const node = state.node;
   if (!node || (node.kind !== "decision" && node.kind !== "simultaneous")) return;
   const position = node.position;
-  $("cancel").disabled = false;
-  $("progress").textContent = "thinking...";
+  // Seats hidden from each other: the mover's analysis of what the mover sees (the engine's own
+  // view for its move, kept from you; yours for you, as the review then judges it).
+  const hiding = Boolean(viewSeat()) && node.kind === "decision";
+  const secret = hiding && engineSeat(node.mover);
+  const time = $("time").value;
+  const limits = $("exact").checked ? { exact: 1 } : time ? { time } : { depth: $("depth").value };
+  const answer = await watched(job, $("progress"), $("cancel"), "thinking...",
+    () => api("best", { position, job, seat: hiding ? node.mover : "", ...limits }));
+  if (state.node && state.node.position === position) showAnalysis(answer, secret);
+}
+
+async function watched(id, line, cancel, start, work) {
+  // Long work under job ``id``: its progress polled into ``line`` while it runs, ``cancel`` enabled.
+  cancel.disabled = false;
+  line.textContent = start;
+  const began = Date.now();
   const timer = setInterval(async () => {
     try {
-      const answer = await api("progress", { job });
-      if (answer.running && answer.progress) $("progress").textContent = answer.progress;
+      const answer = await api("progress", { job: id });
+      const seconds = `${((Date.now() - began) / 1000).toFixed(0)} s`;
+      if (answer.running || answer.waiting) line.textContent = `${answer.progress || start} · ${seconds}`;
     } catch (ignored) { /* the next poll tries again */ }
   }, 500);
   try {
-    const time = $("time").value;
-    const limits = $("exact").checked ? { exact: 1 } : time ? { time } : { depth: $("depth").value };
-    const answer = await api("best", { position, job, ...limits });
-    if (state.node && state.node.position === position) showAnalysis(answer);
+    return await work();
   } finally {
     clearInterval(timer);
-    $("cancel").disabled = true;
-    $("progress").textContent = "";
+    cancel.disabled = true;
+    line.textContent = "";
   }
 }
 
-function showAnalysis(answer) {
+function showAnalysis(answer, secret) {
   state.analysis = answer;
   state.analyses[state.cursor] = answer;
   clearAnalysis();
+  if (secret) {  // the engine's seat, hidden from yours: its choice is played, its view not shown
+    $("notes").textContent = "The engine chooses from what its seat sees; tick all-seeing to look at its analysis.";
+    return;
+  }
   $("meaning").textContent = answer.value_meaning ? `value: ${answer.value_meaning}` : "";
   const area = $("moves-area");
   if (Array.isArray(answer.players)) {  // players choosing at once: each one's choices and mixed strategy
@@ -420,7 +485,19 @@ function jointPicker(players) {
   form.className = "joint";
   const selects = [];
   const choosing = (state.node.choices || []).map((own, index) => ({ own, index })).filter((item) => item.own.length);
+  const engines = [];  // the engine's seats choose at the click, drawn from their mixed strategies
   for (const { own, index } of choosing) {
+    const name = state.node.players[index];
+    if (engineSeat(name)) {
+      const answer = players.find((player) => player.player === name);
+      engines.push({ at: selects.length, pick: () => (answer ? sample(answer.choices) : own[0]) });
+      const label = document.createElement("span");
+      label.className = "muted";
+      label.textContent = `${name}: the engine's choice`;
+      form.appendChild(label);
+      selects.push(null);
+      continue;
+    }
     const select = document.createElement("select");
     select.className = "joint-choice";
     const answer = players.find((player) => player.player === state.node.players[index]);
@@ -441,7 +518,9 @@ function jointPicker(players) {
   const button = document.createElement("button");
   button.id = "play-joint";
   button.textContent = "Play these choices";
-  button.onclick = () => guarded(() => play({ move: selects.map((select) => select.value).join(" | ") }));
+  button.onclick = () => guarded(() => play({
+    move: selects.map((select, at) => (select ? select.value : engines.find((e) => e.at === at).pick())).join(" | "),
+  }));
   form.appendChild(button);
   return form;
 }
@@ -450,7 +529,7 @@ function jointPicker(players) {
 async function drawTree() {
   $("tree").textContent = "drawing...";
   try {
-    const svg = await api("tree", { position: state.line[state.cursor], depth: $("tree-depth").value,
+    const svg = await api("tree", { position: shownPosition(), depth: $("tree-depth").value,
       top: $("tree-top").value, job: job + "-tree" }, "text");
     $("tree").innerHTML = svg.slice(svg.indexOf("<svg"));
   } catch (error) {
@@ -459,9 +538,43 @@ async function drawTree() {
   }
 }
 
-async function probe() {
-  const answer = await api("probe", { position: state.line[state.cursor], job: job + "-probe" });
+async function probe(build) {
+  const answer = await watched(job + "-probe", $("build-progress"), $("build-cancel"),
+    build ? "building what this position needs..." : "probing...",
+    () => api("probe", { position: shownPosition(), job: job + "-probe", build: build ? 1 : "" }));
   $("probe").textContent = JSON.stringify(answer, null, 2);
+}
+
+function showBuildForm() {
+  // The build's parameters as the game's stored values declare them (tablebase build GAME's options).
+  const form = $("build-form");
+  form.innerHTML = "";
+  for (const parameter of gameInfo().build_parameters || []) {
+    const label = document.createElement("label");
+    label.title = `${parameter.help} (${parameter.allowed})`;
+    label.textContent = parameter.name + " ";
+    const input = document.createElement("input");
+    input.className = "build-parameter";
+    input.name = parameter.name;
+    input.size = 8;
+    input.placeholder = parameter.default ?? "";
+    label.appendChild(input);
+    form.appendChild(label);
+  }
+}
+
+async function build() {
+  const values = {};
+  for (const input of document.querySelectorAll(".build-parameter")) if (input.value) values[input.name] = input.value;
+  $("build-lines").textContent = "";
+  const answer = await watched(job + "-build", $("build-progress"), $("build-cancel"), "building...",
+    () => api("build", { job: job + "-build", ...values }));
+  $("build-lines").textContent = answer.lines.join("\n");
+}
+
+function cancelBuild() {
+  for (const id of [job + "-build", job + "-probe"]) fetch(`/api/cancel?job=${id}`, { method: "POST" });
+  $("build-lines").textContent = "cancelled";
 }
 
 async function loadStudies() {
@@ -591,7 +704,11 @@ window.addEventListener("DOMContentLoaded", () => guarded(async () => {
   $("back").onclick = () => guarded(() => go(state.cursor - 1));
   $("forward").onclick = () => guarded(() => go(state.cursor + 1));
   $("tree-button").onclick = () => guarded(drawTree);
-  $("probe-button").onclick = () => guarded(probe);
+  $("probe-button").onclick = () => guarded(() => probe(false));
+  $("probe-build").onclick = () => guarded(() => probe(true));
+  $("build-button").onclick = () => guarded(build);
+  $("build-cancel").onclick = cancelBuild;
+  $("all-seeing").onchange = () => guarded(() => go(state.cursor));
   $("copy-link").onclick = () => navigator.clipboard && navigator.clipboard.writeText(location.href);
   $("studies-panel").addEventListener("toggle", () => guarded(loadStudies));
   if (params.get("position")) await startLine(params.get("position")); else await loadExample();

@@ -292,6 +292,8 @@ class DiceCards(Game):
 
         return KeepSixStudy(self)
 
+    from dicetree.solver.games.dicecards.board import board  # Game.board: the position drawn (a method: game, state)
+
     def is_progress(self, state: DiceCardsState, action) -> bool:
         """A record (rather than a lost roll)."""
         return isinstance(action, Record) and action.card != LOSE

@@ -53,6 +53,8 @@ class DiceFights(DiceFightsRules):
     def describe_value(self) -> str:
         return "probability of winning the game (a shared win counts 1/k)"
 
+    from dicetree.solver.games.dicefights.board import board  # Game.board: the position drawn (a method: game, state)
+
     # ----- played games: the game's own strategies and length cap (policies.py) ----------------------
     turn_limit = TURN_LIMIT
 

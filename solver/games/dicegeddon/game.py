@@ -66,6 +66,8 @@ class Dicegeddon(DicegeddonRules):
         return "probability of winning the battle (a draw counts 1/2)"
 
     # ----- standard hooks ----------------------------------------------------------------------------------
+    from dicetree.solver.games.dicegeddon.board import board  # Game.board: the position drawn (a method: game, state)
+
     def new_game(self, rng: random.Random | None = None) -> DicegeddonState:
         """The opening of the configured armies, every die unrolled (chance rolls them: ``rng`` is not needed)."""
         return self.start(*self.armies)

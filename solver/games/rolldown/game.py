@@ -112,6 +112,8 @@ class Rolldown(RolldownRules, Game):
         }[self.objective]
 
     # ----- hooks ---------------------------------------------------------------------------------
+    from dicetree.solver.games.rolldown.board import board  # Game.board: the position drawn (a method: game, state)
+
     def new_game(self, rng: random.Random) -> RolldownState:
         """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
         return self.new_match("single", rng=rng)

@@ -257,6 +257,8 @@ class RollForIt(Game):
     def player_name(self, player: int) -> str:
         return player_letter(player)
 
+    from dicetree.solver.games.rollforit.board import board  # Game.board: the position drawn (a method: game, state)
+
     def is_progress(self, state: RollForItState, action) -> bool:
         return rules.is_progress(state, action)
 
