@@ -36,8 +36,6 @@ content that :func:`load_tables` checks (a damaged file is one :class:`MatchEqui
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -47,6 +45,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import DIE_SIDES
+from dicetree.solver.games.rolldown.datafile import payload_checksum, read_payload
 from dicetree.solver.games.rolldown.state import MAX_ROUND_POINTS, NINE_ROUNDS, TARGET_SCORE, RolldownState
 
 DATA_FILE = Path(__file__).with_name("match_equity.json")
@@ -285,12 +284,6 @@ def _rounded(nested):
     return round(nested, 6)
 
 
-def payload_checksum(payload: dict) -> str:
-    """The SHA-256 of a data file's content less its ``sha256`` field (canonical JSON)."""
-    body = {key: value for key, value in payload.items() if key != "sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def _shape_ok(nested, shape: Sequence) -> bool:
     """Whether ``nested`` lists have ``shape``: an int per level, or a list of row lengths at the last."""
     if not isinstance(nested, list):
@@ -316,18 +309,8 @@ def load_tables(path: Path | str = DATA_FILE) -> MatchTables:
     >>> tables.value("first50", (0, 0), 0, 1) > 0.5 > tables.value("first50", (0, 0), 1, 1)
     True
     """
-    path = Path(path)
     where = f"match equity data {path}"
-    try:
-        payload = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise MatchEquityError(f"{where}: cannot be read ({error.__class__.__name__})") from error
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise MatchEquityError(f"{where}: not a '{FORMAT}' file")
-    if payload.get("version") != VERSION:
-        raise MatchEquityError(f"{where}: version {payload.get('version')!r}, this dicetree reads version {VERSION}")
-    if payload.get("sha256") != payload_checksum(payload):
-        raise MatchEquityError(f"{where}: checksum mismatch (the file is damaged)")
+    payload = read_payload(path, FORMAT, VERSION, MatchEquityError, "match equity data")
     grid = (2, SCORE_CELLS, SCORE_CELLS)
     if (payload.get("points") != list(POINTS) or not _shape_ok(payload.get("first50"), grid)
             or not _shape_ok(payload.get("first50_se"), grid) or not _nine_ok(payload.get("nine"))
