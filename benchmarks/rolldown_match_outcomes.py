@@ -29,15 +29,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from report import cell, write_report
 
 from dicetree.solver.game import Game, State
-from dicetree.solver.games.rolldown.cards import full_deck
+from dicetree.solver.games.rolldown.cards import DIE_SIDES, full_deck
 from dicetree.solver.games.rolldown.game import Rolldown
 from dicetree.solver.games.rolldown.match_equity import DATA_FILE, POINTS, MatchTables, RoundOutcomes
 from dicetree.solver.games.rolldown.state import ROUND_OVER, RolldownState
@@ -153,8 +155,13 @@ def main() -> None:
         from rolldown_match_figures import draw_heatmaps
 
         draw_heatmaps(tables, RESULTS)
-    both = [(s, o) for s, o in zip(round1.starter_wins, round1.other_wins)]
-    rows = [f"| {points} | {s} | {o} |" for points, (s, o) in zip(POINTS, both)]
+    # the leaf evaluation's approximation: the final pair any pair of the dice in play, equally likely
+    pairs = Counter(s + t for s in DIE_SIDES for t in DIE_SIDES)
+    uniform = [pairs[points] / len(DIE_SIDES) ** 2 for points in POINTS]
+    shares = [(s + o) / round1.rounds for s, o in zip(round1.starter_wins, round1.other_wins)]
+    distance = sum(abs(u - m) for u, m in zip(uniform, shares)) / 2
+    rows = [f"| {points} | {s} | {o} | {m:.3f} | {u:.3f} |"
+            for points, s, o, m, u in zip(POINTS, round1.starter_wins, round1.other_wins, shares, uniform)]
     markdown = "\n".join([
         "# RolldownBeta: round outcomes as the engine plays them",
         "",
@@ -167,16 +174,21 @@ def main() -> None:
         "",
         "Round 1 outcomes (the tables' input):",
         "",
-        "| points | won by the starter | won by the other |",
-        "|---|---|---|",
+        "| points | won by the starter | won by the other | share | share if the final pair were any pair, equally likely |",
+        "|---|---|---|---|---|",
         *rows,
         "",
+        f"The leaf evaluation's approximation of the final pair (any pair of the dice in play, equally likely) "
+        f"against the measured points at the round start: mean {sum(p * u for p, u in zip(POINTS, uniform)):.2f} "
+        f"against {round1.mean_points():.2f}, total variation distance {distance:.3f}.",
+        "",
         f"{elapsed:.0f} s (cells kept from earlier runs count as 0); machine shared with three other helpers "
-        "(2 cores, load 4 to 7). Command: "
+        f"(2 cores; load average {os.getloadavg()[0]:.1f} at the end). Command: "
         f"`nice -n 10 .venv/bin/python benchmarks/rolldown_match_outcomes.py{' --quick' if args.quick else ''}`.",
     ])
     write_report(RESULTS / ("outcomes-quick" if args.quick else "outcomes"), markdown,
-                 {**measured, "round1": round1._asdict(), "round9": round9._asdict()})
+                 {**measured, "round1": round1._asdict(), "round9": round9._asdict(),
+                  "uniform_pair_points": dict(zip(POINTS, uniform)), "total_variation": distance})
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ decks that lose the cards dealt (as in a real match: the decks at the start are 
 already played, drawn at random), through :func:`dicetree.solver.match.play_game` on
 ``Rolldown(objective="match", horizon="match")``. A's share of match wins (a draw counts 1/2), with its
 95% interval, is set against the table's value and its bootstrap standard error: they agree where the
-difference lies within 1.96 joint standard errors.
+difference lies within 1.96 joint standard errors (the table's and, were the table right, the played
+share's: sqrt(t (1 - t) / n)).
 
 Each block of matches is a cell kept in ``benchmarks/.cells/`` (a stopped run resumes). Run under
 ``nice -n 10``.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import time
@@ -38,6 +40,7 @@ from dicetree.solver.match import play_game
 
 BENCHMARK = "rolldown_match_verify"
 BLOCK = 20  # matches a cell
+CHI2_95 = {10: 18.3, 11: 19.7, 12: 21.0}  # the 95th percentile of chi-squared by degrees of freedom
 
 
 class Start(NamedTuple):
@@ -107,7 +110,8 @@ def main() -> None:
         played_se = statistics.pstdev(results) / math.sqrt(n)
         table = tables.value(start.mode, start.scores, start.starter, start.round)
         table_se = tables.standard_error(start.mode, start.scores, start.starter, start.round)
-        joint = math.hypot(played_se, table_se)
+        # under the hypothesis that the table is right a match result varies as a win or loss with its chance
+        joint = math.hypot(math.sqrt(table * (1 - table) / n), table_se)
         z = (played - table) / joint if joint else 0.0
         within = abs(z) <= 1.96
         agree += within
@@ -129,10 +133,13 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        f"**{agree} of {len(STARTS)}** starts agree within their intervals (about 95% of them should, by chance).",
+        f"**{agree} of {len(STARTS)}** starts agree within their intervals (about 95% of them should, by chance); "
+        f"the sum of z squared is {sum(d['z'] ** 2 for d in data):.1f} over {len(STARTS)} starts (chi-squared with "
+        f"{len(STARTS)} degrees of freedom: below {CHI2_95[len(STARTS)]} 95% of the time). Mean difference "
+        f"{statistics.fmean(d['played'] - d['table'] for d in data):+.3f} (played less table).",
         "",
         f"{elapsed:.0f} s (cells kept from earlier runs count as 0); machine shared with three other helpers "
-        "(2 cores). Command: "
+        f"(2 cores; load average {os.getloadavg()[0]:.1f} at the end). Command: "
         f"`nice -n 10 .venv/bin/python benchmarks/rolldown_match_verify.py{' --quick' if args.quick else ''}`.",
     ])
     write_report(RESULTS / ("verify-quick" if args.quick else "verify"), markdown, {"seed": args.seed, "starts": data})
