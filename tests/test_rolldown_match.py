@@ -63,6 +63,14 @@ def test_swapping_the_players_gives_one_less_the_value(tables):
         assert tables.value("nine", (0, 0), 0, 1) + tables.value("nine", (0, 0), 1, 1) == pytest.approx(1, abs=2e-6)
 
 
+def test_level_with_an_even_number_of_rounds_left_is_even_whoever_starts():
+    # the starters alternate, so the rounds left pair up and A's lead after them is symmetric about 0
+    for tables in (TABLES, MatchTables.from_outcomes(HAND_MADE)):
+        for r in (2, 4, 6, 8):
+            for s in (0, 1):
+                assert tables.value("nine", (40, 40), s, r) == pytest.approx(0.5, abs=2e-6)
+
+
 def test_more_points_never_hurt():
     for s in (0, 1):
         for a in range(0, 48, 2):
