@@ -374,7 +374,7 @@ def test_points_objective_returns_signed_points():
 
 
 def test_match_first_to_50_ends_when_a_score_reaches_50():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     reaching = play(match, match.parse("d12:7/d10:3 a -/- - first50 28-40 6"), "d12xd10")
     assert reaching == match.parse("-/- b -/- - first50 50-40 6 -/- a won:a:22")  # exactly 50
     assert match.current_player(reaching) == TERMINAL and match.returns(reaching) == (1.0, 0.0)
@@ -385,7 +385,7 @@ def test_match_first_to_50_ends_when_a_score_reaches_50():
 
 
 def test_match_nine_rounds_ends_after_round_nine_and_a_tie_is_a_draw():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     tie = match.parse("-/- b -/- - nine 100-100 9 -/- a won:b:24")
     assert match.is_terminal(tie) and match.returns(tie) == (0.5, 0.5)
     assert match.returns(match.parse("-/- b -/- - nine 124-100 9 -/- a won:a:24")) == (1.0, 0.0)
@@ -395,7 +395,7 @@ def test_match_nine_rounds_ends_after_round_nine_and_a_tie_is_a_draw():
 
 
 def test_match_of_a_single_round_ends_with_the_round():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     over = play(match, match.parse("d8:6/d6:6 b -/-"), "d6xd8")
     assert match.is_terminal(over) and match.returns(over) == (0.0, 1.0)
 
@@ -415,7 +415,7 @@ def deck_ok(hand, discards):
 
 
 def test_the_deal_starts_the_next_round_with_the_other_first_player():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     state = match.parse("-/- a -/- - first50 34-20 3 QK/5 b won:a:24")  # B went first in round 3
     with pytest.raises(TooManyOutcomes):
         match.chance_outcomes(state)
@@ -435,7 +435,7 @@ def test_the_deal_starts_the_next_round_with_the_other_first_player():
 
 
 def test_a_deck_is_not_reshuffled_while_it_has_cards():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     # A's deck is exactly A, A, X; B's has every card but both Kings and both Queens
     state = match.parse(f"-/- b -/- - first50 40-40 8 2233445566778899TTJJQQKK/KKQQ a won:a:8")
     rng = random.Random(2)
@@ -447,7 +447,7 @@ def test_a_deck_is_not_reshuffled_while_it_has_cards():
 
 
 def test_an_empty_deck_is_reshuffled_from_its_own_discards_in_round_ten():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     # the end of round 9 of First to 50: all 27 cards of each deck are on its discard pile
     state = match.parse(f"-/- b -/- - first50 40-40 9 {FULL_DECK}/{FULL_DECK} a won:a:8")
     assert match.current_player(state) == CHANCE
@@ -465,7 +465,7 @@ def test_an_empty_deck_is_reshuffled_from_its_own_discards_in_round_ten():
 
 
 def test_a_deck_that_runs_out_mid_draw_is_reshuffled_then():
-    match = Rolldown(objective="match")
+    match = Rolldown(objective="match", horizon="match")
     # A's deck holds only the Joker and one King: both are drawn, then the discards are reshuffled
     state = match.parse(f"-/- b -/- - first50 40-40 9 AA2233445566778899TTJJQQK/- a won:a:8")
     rng = random.Random(9)
@@ -515,7 +515,7 @@ def test_new_match_rejects_bad_options():
 # ----- whole matches ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode, seed", [("first50", 1), ("first50", 2), ("nine", 3)])
 def test_random_matches_keep_every_invariant_and_end_by_the_mode(mode, seed):
-    match = Rolldown(objective="match", ace="printed" if seed % 2 else "online")
+    match = Rolldown(objective="match", horizon="match", ace="printed" if seed % 2 else "online")
     rng = random.Random(seed)
     state = match.new_match(mode, rng)
     starters = [state.starter]

@@ -37,7 +37,7 @@ def test_a_traceback_became_one_line_exact_chance_limit():
 
 @pytest.mark.parametrize("args, line", [
     (["--rule", "ace=both"], "error: rule option ace must be one of online, printed, not 'both'"),
-    (["--rule", "colour=red"], "error: rolldown has no rule option 'colour' (its options: ace, objective, exact_chance_limit, evaluation)"),
+    (["--rule", "colour=red"], "error: rolldown has no rule option 'colour' (its options: ace, objective, exact_chance_limit, evaluation, horizon)"),
     (["--rule", "ace"], "error: --rule takes NAME=VALUE, e.g. --rule players=3, not 'ace'"),
 ])
 def test_bad_rule_options_get_one_line_naming_what_is_allowed(args, line):

@@ -16,8 +16,12 @@ outranks it.
 The player "to move" is the one whose next decision may capture: during a reroll, a Joker or a
 Queen (whose second reroll is the mover's only choice left) that is the opponent, whose turn
 comes next. For the ``points`` objective the estimate p becomes (2p - 1) times the mean points
-of a final pair (the mean sides of the dice in play, both sides); for ``match`` it is used as is
-(a proxy: the round decides the match's next step).
+of a final pair (the mean sides of the dice in play, both sides). For ``match`` in First to 50 and
+Nine rounds it becomes the chance of winning the match: p times the match equity if the player wins
+the round plus (1 - p) times the equity if they lose, each averaged over the pairs (one die a side in
+play) that may be the final pair, equally likely
+(:meth:`~dicetree.solver.games.rolldown.match_equity.MatchTables.after_round`); a finished round is the
+table's value at its scores.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
 LAST_PAIR_WIN = 0.95
 FLOOR, CEILING = 0.02, 0.98
+MATCH_CLIP = 1e-6
 
 
 Estimate = Callable[[RolldownState, int], float]
@@ -54,15 +59,26 @@ def evaluate(state: RolldownState, player: int, game: RolldownRules, estimate: E
     >>> evaluate(state, 0, RolldownRules()), round(evaluate(state, 1, RolldownRules()), 12)
     (0.95, 0.05)
     """
+    in_match = game.objective == "match" and state.mode != "single"
     if state.phase == ROUND_OVER:
-        won = 1.0 if state.round_winner == player else 0.0
-        p = 0.5 + (won - 0.5) * 0.5 if game.objective == "match" else won
-        return _scale(game, state, p)
+        if in_match:
+            a = game.equity.value(state.mode, state.scores, 1 - state.starter, state.round + 1)
+            return _inside(ROUND_POV.view(a, seen_by=0, player=player))
+        return _scale(game, state, 1.0 if state.round_winner == player else 0.0)
     # A reroll, a Joker or a Queen in progress ends the mover's turn without a capture (the
     # Queen's second choice is only a reroll): the opponent makes the next decision that can.
     to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND) else state.mover
     p_mover = (estimate or round_win_estimate)(state, to_move)
+    if in_match:
+        a_wins, b_wins = game.equity.after_round(state)
+        p_a = ROUND_POV.view(p_mover, seen_by=to_move, player=0)
+        return _inside(ROUND_POV.view(p_a * a_wins + (1.0 - p_a) * b_wins, seen_by=0, player=player))
     return _scale(game, state, ROUND_POV.view(p_mover, seen_by=to_move, player=player))
+
+
+def _inside(p: float) -> float:
+    """A match-winning chance as a leaf value: kept off the bounds, so a leaf is never a result."""
+    return min(1.0 - MATCH_CLIP, max(MATCH_CLIP, p))
 
 
 def round_win_estimate(state: RolldownState, to_move: int) -> float:

@@ -30,6 +30,7 @@ from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
     DECIDE,
+    HORIZONS,
     NOBODY,
     OBJECTIVE_SUMS,
     OBJECTIVES,
@@ -64,12 +65,14 @@ class Rolldown(RolldownRules, Game):
                    low=1, high=10**9),
         RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: fitted to exact "
                    "endgame values (fitted) or the hand-made one (heuristic)", choices=EVALUATIONS),
+        RuleOption("horizon", "choice", "round", "with objective=match: the game ends with the round, valued by the "
+                   "match equity tables (round), or plays every round to the match's end (match)", choices=HORIZONS),
     )
     num_players = 2
 
     def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096,
-                 evaluation: str = DEFAULT_EVALUATION):
-        super().__init__(ace, objective, exact_chance_limit)
+                 evaluation: str = DEFAULT_EVALUATION, horizon: str = "round"):
+        super().__init__(ace, objective, exact_chance_limit, horizon)
         if evaluation not in EVALUATIONS:
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation

@@ -35,8 +35,11 @@ Objectives (what :meth:`RolldownRules.returns` scores, chosen when the game is m
   value is the probability that a player wins the round;
 * ``points`` — the game ends with the round; the winner scores the round's points, the loser
   minus them (values in [-40, 40]);
-* ``match`` — play on through every round to the mode's end: First to 50 (50 or more wins at
-  once) or Nine rounds (higher total wins; equal totals draw, 1/2 each). Single round ends with it.
+* ``match`` — the probability of winning the match: First to 50 (50 or more wins at once) or Nine
+  rounds (higher total wins; equal totals draw, 1/2 each). With the default ``horizon="round"`` the
+  game ends with the round too, valued by the match equity tables at the scores after it (exact where
+  the match is over: :mod:`dicetree.solver.games.rolldown.match_equity`); with ``horizon="match"`` it plays
+  on through every round to the mode's end (full matches). Single round ends with it.
 
 >>> rules = RolldownRules()
 >>> state = RolldownState(dice=((0, 2, 5, 0, 0, 0), (3, 6, 0, 0, 0, 0)), mover=0, hands=((13,), ()))
@@ -67,6 +70,7 @@ from dicetree.solver.games.rolldown.cards import (
     UNKNOWN,
     unseen_cards,
 )
+from dicetree.solver.games.rolldown.match_equity import load_tables
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
     CAPTURE,
@@ -75,6 +79,7 @@ from dicetree.solver.games.rolldown.state import (
     JOKER_PLAY,
     JOKER_ROLL,
     MAX_ROUND_POINTS,
+    HORIZONS,
     MODES,
     NINE_ROUNDS,
     OBJECTIVE_SUMS,
@@ -125,13 +130,19 @@ class RolldownRules:
     """RolldownBeta's rule methods with fixed options (the :class:`dicetree.solver.game.Game` interface's
     rule half; :class:`~dicetree.solver.games.rolldown.game.Rolldown` is the game)."""
 
-    def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096):
+    def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096,
+                 horizon: str = "round"):
         if ace not in ACE_VARIANTS:
             raise GameError(f"unknown Ace variant '{ace}': choose one of {', '.join(ACE_VARIANTS)}")
         if objective not in OBJECTIVES:
             raise GameError(f"unknown objective '{objective}': choose one of {', '.join(OBJECTIVES)}")
+        if horizon not in HORIZONS:
+            raise GameError(f"unknown horizon '{horizon}': choose one of {', '.join(HORIZONS)}")
         self.ace = ace
         self.objective = objective
+        self.horizon = horizon
+        # the tables' data file is read (and checked) now, so a damaged one is one line up front
+        self.equity = load_tables() if objective == "match" else None
         self.exact_chance_limit = exact_chance_limit
         self.pov = PointOfView(OBJECTIVE_SUMS[objective])
 
@@ -145,8 +156,8 @@ class RolldownRules:
         return CHANCE
 
     def ends_game(self, state: RolldownState) -> bool:
-        """At ROUND_OVER: does the game (under this objective) end here?"""
-        if self.objective != "match" or state.mode == "single":
+        """At ROUND_OVER: does the game (under this objective and horizon) end here?"""
+        if self.objective != "match" or state.mode == "single" or self.horizon == "round":
             return True
         if state.mode == "first50":
             return max(state.scores) >= TARGET_SCORE
@@ -263,9 +274,8 @@ class RolldownRules:
             a = state.round_points if state.round_winner == 0 else -state.round_points
         elif self.objective == "round" or state.mode == "single":
             a = 1.0 if state.round_winner == 0 else 0.0
-        else:
-            score_a, score_b = state.scores
-            a = 1.0 if score_a > score_b else 0.0 if score_b > score_a else 0.5
+        else:  # the match: exact where it is over, else the tables at the scores after the round
+            a = self.equity.value(state.mode, state.scores, 1 - state.starter, state.round + 1)
         return a, self.pov.flip(a)
 
     def value_bounds(self) -> ValueBounds:
@@ -298,7 +308,14 @@ class RolldownRules:
             first = rng.randrange(2)  # the roll-off: each player equally likely to go first
         before = RolldownState(dice=((0,) * 6, (0,) * 6), mover=first, mode=mode, round=0,
                                starter=1 - first, phase=ROUND_OVER, round_winner=first)
-        return _deal(before, _sample_deal(before, rng))
+        return self.next_round(before, rng)
+
+    def next_round(self, state: RolldownState, rng: random.Random) -> RolldownState:
+        """The next round's start after the finished round ``state``, dealt with ``rng``, whatever the
+        objective (a match played round by round, or a deal of a given round number)."""
+        if state.phase != ROUND_OVER:
+            raise GameError("only a finished round (phase won:...) is followed by a deal")
+        return _deal(state, _sample_deal(state, rng))
 
 
 # ----- transitions as functions of the state (no rule options involved) ----------------------------

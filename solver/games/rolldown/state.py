@@ -41,6 +41,9 @@ DECISION_PHASES = (DECIDE, QUEEN_SECOND)
 MODES = ("single", "first50", "nine")
 OBJECTIVES = ("round", "points", "match")
 ACE_VARIANTS = ("online", "printed")
+HORIZONS = ("round", "match")
+"""Where a game of the ``match`` objective ends: with the round (valued by the match equity tables) or
+with the match (every round played)."""
 OBJECTIVE_SUMS = {"round": 1.0, "points": 0.0, "match": 1.0}
 """What the two players' returns add up to under each objective (a probability each, or signed points)."""
 TARGET_SCORE = 50
@@ -143,7 +146,7 @@ class RolldownState(NamedTuple):
 
 
 __all__ = [
-    "ACE_VARIANTS", "CAPTURE", "DECIDE", "DECISION_PHASES", "JOKER_ACTION", "JOKER_PLAY", "JOKER_ROLL",
+    "ACE_VARIANTS", "CAPTURE", "DECIDE", "DECISION_PHASES", "HORIZONS", "JOKER_ACTION", "JOKER_PLAY", "JOKER_ROLL",
     "MAX_ROUND_POINTS", "MODES", "NINE_ROUNDS", "NOBODY", "OBJECTIVES", "OBJECTIVE_SUMS", "PHASE_NAMES",
     "PLAYER_LETTERS", "PLAYER_NAMES", "QUEEN_PLAY", "QUEEN_ROLL", "QUEEN_SECOND", "REROLL", "ROLL",
     "ROUND_OVER", "ROUND_POV", "SET", "TARGET_SCORE", "Action", "Capture", "JokerPlay", "QueenPlay",
