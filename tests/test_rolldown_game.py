@@ -137,14 +137,16 @@ def test_the_rules_and_the_tables_play_a_card_the_same_way(ace, card):
 
 # ----- layout ------------------------------------------------------------------------------------------------------
 LAYERS = {  # a module may import only from lower layers (or its own)
-    "cards": 0, "state": 1, "rules": 2, "notation": 3, "evaluation": 3, "fitted": 3, "hands": 3, "tables": 4,
+    "cards": 0, "state": 1, "rules": 2, "notation": 3, "evaluation": 3, "fitted": 3, "hands": 3, "fused": 3, "tables": 4,
     "tablebase": 5, "study": 6, "game": 7, "__init__": 8,
 }
 
 
-DEFERRED = {("game", "dicetree.cache.store"), ("game", "dicetree.solver.games.rolldown.tablebase"), ("game", "dicetree.solver.games.rolldown.study")}
-"""Imports ``game.py`` makes where they are used: the tables, their store and the study load numpy, which
-`dicetree notation` and `rules` do not need (issue 11's start-up)."""
+DEFERRED = {("game", "dicetree.cache.store"), ("game", "dicetree.solver.games.rolldown.tablebase"), ("game", "dicetree.solver.games.rolldown.study"),
+            ("tables", "dicetree.solver.games.rolldown.fused")}
+"""Imports made where they are used: the tables, their store and the study load numpy, which
+`dicetree notation` and `rules` do not need (issue 11's start-up); the builder's fused kernel loads
+numba, which probing does not need."""
 
 
 def test_the_package_reads_top_to_bottom_with_imports_at_the_top():

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
-from dicetree.cache.packs import PackStore, PackWriter
+from dicetree.cache.packs import FixedPointTable, PackStore, PackWriter, encode_fixed
 from dicetree.cache.store import TableStore
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import UNKNOWN
@@ -73,9 +73,17 @@ REACH_PIECES = 8
 STATISTICS = {"above_half": "wins for the mover above 1/2"}
 
 
-def table_statistics(values: np.ndarray) -> dict[str, int]:
-    """The named counts of one table, stored with it (see :data:`STATISTICS`)."""
+def table_statistics(values: np.ndarray | FixedPointTable) -> dict[str, int]:
+    """The named counts of one table, stored with it (see :data:`STATISTICS`); of fixed point, the
+    values as stored (above 1/2 from the code 2**31 on)."""
+    if isinstance(values, FixedPointTable):
+        return {"above_half": int(np.count_nonzero(values.raw >= 2**31))}
     return {"above_half": int(np.count_nonzero(values > 0.5))}
+
+
+def as_stored(values: np.ndarray | FixedPointTable) -> FixedPointTable:
+    """A solved table as it is stored: 32-bit fixed point over [0, 1] (within 1.2e-10)."""
+    return values if isinstance(values, FixedPointTable) else FixedPointTable(encode_fixed(values))
 
 
 def covered(state: RolldownState) -> bool:
@@ -263,7 +271,8 @@ class Tablebase:
         later if a ``writer`` is given). The pack's ``build_time`` is its batch's solving time."""
         solved, stats = solve_batch(batch, self.tables(), self.ace)
         started = time.perf_counter()
-        tables = {sig.name: array for sig, array in solved.items()}
+        tables = {sig.name: as_stored(array) for sig, array in solved.items()}
+        del solved
         (writer or self.packs).save(self.game_name, batch.shard, batch.name, tables, {
             "build_time": stats.seconds, "tolerance": DEFAULT_TOLERANCE, "residual": stats.residual,
             "updates": stats.updates64 + stats.updates32, "options": {"ace": self.ace},
