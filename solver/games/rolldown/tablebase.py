@@ -247,7 +247,10 @@ class Tablebase:
         self._check_layout()
         wanted = wanted_signatures(max_dice, max_cards, roots)
         self.packs.clean(self.game_name)  # temporary files of killed writers, once per build
-        plan = [[batch for batch in level if not all(self.has(sig) for sig in batch.signatures())]
+        # smallest first: a build stopped and resumed (a 4-dice build spans sessions) loses at most
+        # the batches in progress, which are then the smallest left
+        plan = [sorted((batch for batch in level if not all(self.has(sig) for sig in batch.signatures())),
+                       key=lambda batch: batch.elements)
                 for level in plan_batches(wanted)]
         plan = [level for level in plan if level]
         stats = BuildStats()
