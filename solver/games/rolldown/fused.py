@@ -49,7 +49,6 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
     pos = np.zeros(outer + 1, np.int64)  # where the plane's outer means start; last: the plane's number
     idx = np.zeros(m - 1, np.int64)
     buf = np.empty(plane, inputs.dtype)
-    sums[:] = 0
     for _ in range(planes):
         p = pos[outer]
         base = p * plane
@@ -76,19 +75,34 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
             else:
                 for w in range(width):
                     row[w] = np.minimum(row[w], np.minimum(c_row, by_column[w]))
+        # the means along an outer axis: set at its first face, added to, and at its last face
+        # divided by its faces (no pass over the means before or after)
         for k in range(outer):
             seg = sums[offsets[k] + pos[k] : offsets[k] + pos[k] + plane]
-            for t in range(plane):
-                seg[t] += buf[t]
+            face = idx[k + 1]
+            if face == 0:
+                for t in range(plane):
+                    seg[t] = buf[t]
+            elif face < extents[k + 1] - 1:
+                for t in range(plane):
+                    seg[t] += buf[t]
+            else:
+                inverse = 1.0 / extents[k + 1]
+                for t in range(plane):
+                    seg[t] = (seg[t] + buf[t]) * inverse
         column_sums = sums[along_rows + p * width : along_rows + (p + 1) * width]
         row_sums = sums[along_width + p * rows : along_width + (p + 1) * rows]
+        for w in range(width):
+            column_sums[w] = 0.0
         for a in range(rows):
             row = buf[a * width : (a + 1) * width]
             total = 0.0
             for w in range(width):
                 total += row[w]
                 column_sums[w] += row[w]
-            row_sums[a] = total
+            row_sums[a] = total * (1.0 / width)
+        for w in range(width):
+            column_sums[w] *= 1.0 / rows
         if encode == 1:
             o_plane = out[base : base + plane]
             for t in range(plane):
@@ -109,10 +123,6 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
                 pos[k] -= strides[k, j] * extents[j]
             idx[j] = 0
             i -= 1
-    for k in range(m):
-        inverse = 1.0 / extents[k + 1]
-        for i in range(offsets[k], offsets[k + 1]):
-            sums[i] *= inverse
 
 
 class FusedKernel:

@@ -303,7 +303,9 @@ class Tablebase:
         limit = int(values.get("max_positions") or 2_000_000_000)
         if estimate.positions > limit:
             raise GameError(f"that build is {estimate}: more than --max-positions {limit:,}")
-        lines = [f"Building {estimate} into {self.store.root}"]
+        lines = [f"Building {estimate.signatures:,} tables, {estimate.positions:,} positions "
+                 f"({estimate.stored_bytes / 2**30:.2f} GiB stored at 32 bits; a working set of about "
+                 f"{estimate.working_bytes / 2**30:.2f} GiB) into {self.store.root}"]
         report = None
         if progress is not None:
             def report(done: int, total: int, batch) -> None:

@@ -102,7 +102,8 @@ from dicetree.solver.games.rolldown.state import (
     RolldownState,
 )
 
-VALUE_BYTES = 8  # float64
+VALUE_BYTES = 8  # float64, in memory
+STORED_BYTES = 4  # 32-bit fixed point, stored
 DEFAULT_TOLERANCE = 1e-12
 FLOAT32_TOLERANCE = 1e-6  # the float32 phase stops here (or when it stalls)
 BLOCK_ELEMENTS = 1 << 16  # a kernel block: about 512 KiB of float64, with its intermediates in L2
@@ -320,13 +321,23 @@ def wanted_signatures(max_dice: int | None = None, max_cards: int = 0,
 
 @dataclass(frozen=True)
 class BuildEstimate:
-    """The size of a build: signatures, positions, the bytes its tables take (float64) and an
-    estimate of the peak memory of building it."""
+    """The size of a build: signatures, positions, the bytes its tables take in memory (float64)
+    and stored (32-bit fixed point), and an estimate of the peak memory of building it in memory
+    (the tables held, plus the working set of the batches solved at once)."""
 
     signatures: int
     positions: int
     bytes: int
     peak_bytes: int
+
+    @property
+    def stored_bytes(self) -> int:
+        return self.positions * STORED_BYTES
+
+    @property
+    def working_bytes(self) -> int:
+        """The working set alone: what a build that stores its tables as it goes needs."""
+        return self.peak_bytes - self.bytes
 
     def __str__(self) -> str:
         return (
@@ -369,7 +380,8 @@ def estimate_build(
     means_per_position = max((sum(1 / s for s in shape) for shape in shapes), default=0)
     elements = min(positions, max(largest, min(MAX_BATCH_ELEMENTS, positions)))
     per_worker = int(elements * (56 + means_per_position * (36 + 12 * (ANDERSON_DEPTH + 1))))
-    return BuildEstimate(count, positions, data, data + per_worker * max(1, workers))
+    # the batches solved at once share MEMORY_BUDGET; larger ones take the lean path (memory_plan)
+    return BuildEstimate(count, positions, data, data + min(per_worker * max(1, workers), MEMORY_BUDGET))
 
 
 # ----- the tables as a value ------------------------------------------------------------------------
