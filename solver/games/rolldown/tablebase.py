@@ -8,7 +8,10 @@ the printed Ace's extra plays never beat the online ones; only the move lists di
 the builder solves is one pack, in the folder of its pair of dice sets (:attr:`Signature.shard`),
 so a build of 58,725 tables writes 1,207 files in 141 folders. Each table carries its statistics
 (:data:`STATISTICS`: the positions the mover wins with a chance above 1/2), which ``tablebase
-stats`` sums, and each pack its batch's time, counted once.
+stats`` sums, and each pack its batch's time, counted once. Values are stored as 32-bit fixed
+point over [0, 1] (:func:`as_stored`: within 1.2e-10 of the solver's float64, half the bytes, so
+every position of 4 dice a side takes 46 GiB), decoded where read; tables stored at float64 by
+earlier builds (pack format 2) still load, and the builder reads either kind.
 
 A build stores each batch as soon as it is solved and skips the batches already stored, so a
 build stopped at any moment (even by SIGKILL) and started again ends with the same tables as one

@@ -36,7 +36,14 @@ then fewer cards), a signature together with its swap, by value iteration on the
 * Anderson acceleration on the two-table (two-ply) update, first in float32 to about 1e-6, then
   in float64 until the largest change of any mean in one more update is below ``tolerance``
   (default 1e-12); that change bounds the change of any table value in one more sweep, and is
-  reported per batch with the number of updates as the certificate (:class:`BatchStats`).
+  reported per batch with the number of updates as the certificate (:class:`BatchStats`);
+* a sweep is the fused kernel (:mod:`.fused`, compiled by numba: one pass over the table) for
+  batches of :data:`FUSED_ABOVE` elements and more, numpy's blocked kernel below (or everywhere,
+  ``kernel="numpy"``: the reference);
+* every batch is planned within a memory budget (:func:`memory_plan`): batches too large for the
+  float path (the largest of 4 dice a side: 368,640,000 positions) take the lean one, with the
+  constants and the tables in 32-bit fixed point and Anderson's history only as deep as fits;
+  their tables come back as :class:`~dicetree.cache.packs.FixedPointTable`.
 
 Values rise with the mover's faces and fall with the opponent's, so the printed Ace's extra plays
 (one's own die to 1, the opponent's to its top) are never better than the online ones: both
