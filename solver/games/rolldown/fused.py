@@ -36,18 +36,22 @@ FIXED_SCALE = 4294967295.0  # 2**32 - 1: the fixed-point step is 1 / FIXED_SCALE
 
 @numba.njit(cache=True, nogil=True)
 def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, encode, larger):
-    """The update itself (see :meth:`FusedKernel.run`), a plane of the last two axes at a time so
-    that the inner loops are long and contiguous; ``larger`` picks max, else min (a loop invariant:
-    the compiler takes it out of the loops). The planes are visited in ``order`` of the axes
-    outside them (the outermost first), not in memory order: see :class:`FusedKernel`."""
+    """The update itself (see :meth:`FusedKernel.run`), a block of the last three dice axes (two
+    for one die a side) at a time, so that the passes over the outer means are long and contiguous;
+    ``larger`` picks max, else min (a loop invariant: the compiler takes it out of the loops). The
+    blocks are visited in ``order`` of the axes outside them (the outermost first), not in memory
+    order: see :class:`FusedKernel`."""
     m = offsets.shape[0] - 1
-    rows, width = extents[m - 1], extents[m]  # the plane: the last two dice axes
-    plane = rows * width
+    inner = 3 if m >= 4 else 2  # dice axes inside a block
+    outer = m - inner  # dice axes outside, whose means are summed across blocks
+    width, rows = extents[m], extents[m - 1]
+    layers = extents[m - 2] if inner == 3 else 1
+    plane = layers * rows * width
     planes = const.shape[0] // plane
-    outer = m - 2  # dice axes outside the plane, whose means are summed across planes
-    along_rows, along_width = offsets[m - 2], offsets[m - 1]
-    pos = np.zeros(outer + 1, np.int64)  # where the plane's outer means start; last: the plane's number
-    idx = np.zeros(m - 1, np.int64)
+    along_width, along_rows = offsets[m - 1], offsets[m - 2]
+    along_layers = offsets[m - 3] if inner == 3 else 0
+    pos = np.zeros(outer + 1, np.int64)  # where the block's outer means start; last: the block's number
+    idx = np.zeros(outer + 1, np.int64)
     buf = np.empty(plane, inputs.dtype)
     for _ in range(planes):
         p = pos[outer]
@@ -64,17 +68,30 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
             else:
                 for t in range(plane):
                     buf[t] = np.minimum(buf[t], seg[t])
-        by_column = inputs[along_rows + p * width : along_rows + (p + 1) * width]  # the means along the rows' axis
-        by_row = inputs[along_width + p * rows : along_width + (p + 1) * rows]  # the means along the last axis
-        for a in range(rows):
-            row = buf[a * width : (a + 1) * width]
-            c_row = by_row[a]
-            if larger:
-                for w in range(width):
-                    row[w] = np.maximum(row[w], np.maximum(c_row, by_column[w]))
-            else:
-                for w in range(width):
-                    row[w] = np.minimum(row[w], np.minimum(c_row, by_column[w]))
+        # inside the block: the means along the layers (one per (row, column)), the rows (one per
+        # (layer, column)) and the last axis (one per (layer, row))
+        by_width = inputs[along_width + p * layers * rows : along_width + (p + 1) * layers * rows]
+        by_rows = inputs[along_rows + p * layers * width : along_rows + (p + 1) * layers * width]
+        by_layers = inputs[along_layers + p * rows * width : along_layers + (p + 1) * rows * width]
+        for a in range(layers):
+            for b in range(rows):
+                row = buf[(a * rows + b) * width : (a * rows + b + 1) * width]
+                c_row = by_width[a * rows + b]
+                column = by_rows[a * width : (a + 1) * width]
+                if inner == 3:
+                    layer = by_layers[b * width : (b + 1) * width]
+                    if larger:
+                        for w in range(width):
+                            row[w] = np.maximum(row[w], np.maximum(c_row, np.maximum(column[w], layer[w])))
+                    else:
+                        for w in range(width):
+                            row[w] = np.minimum(row[w], np.minimum(c_row, np.minimum(column[w], layer[w])))
+                elif larger:
+                    for w in range(width):
+                        row[w] = np.maximum(row[w], np.maximum(c_row, column[w]))
+                else:
+                    for w in range(width):
+                        row[w] = np.minimum(row[w], np.minimum(c_row, column[w]))
         # the means along an outer axis: set at its first face, added to, and at its last face
         # divided by its faces (no pass over the means before or after)
         for k in range(outer):
@@ -90,19 +107,30 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
                 inverse = 1.0 / extents[k + 1]
                 for t in range(plane):
                     seg[t] = (seg[t] + buf[t]) * inverse
-        column_sums = sums[along_rows + p * width : along_rows + (p + 1) * width]
-        row_sums = sums[along_width + p * rows : along_width + (p + 1) * rows]
-        for w in range(width):
-            column_sums[w] = 0.0
-        for a in range(rows):
-            row = buf[a * width : (a + 1) * width]
-            total = 0.0
-            for w in range(width):
-                total += row[w]
-                column_sums[w] += row[w]
-            row_sums[a] = total * (1.0 / width)
-        for w in range(width):
-            column_sums[w] *= 1.0 / rows
+        width_sums = sums[along_width + p * layers * rows : along_width + (p + 1) * layers * rows]
+        row_sums = sums[along_rows + p * layers * width : along_rows + (p + 1) * layers * width]
+        layer_sums = sums[along_layers + p * rows * width : along_layers + (p + 1) * rows * width]
+        row_sums[:] = 0.0
+        if inner == 3:
+            layer_sums[:] = 0.0
+        for a in range(layers):
+            column = row_sums[a * width : (a + 1) * width]
+            for b in range(rows):
+                row = buf[(a * rows + b) * width : (a * rows + b + 1) * width]
+                total = 0.0
+                for w in range(width):
+                    total += row[w]
+                    column[w] += row[w]
+                width_sums[a * rows + b] = total * (1.0 / width)
+                if inner == 3:
+                    layer = layer_sums[b * width : (b + 1) * width]
+                    for w in range(width):
+                        layer[w] += row[w]
+        for t in range(layers * width):
+            row_sums[t] *= 1.0 / rows
+        if inner == 3:
+            for t in range(rows * width):
+                layer_sums[t] *= 1.0 / layers
         if encode == 1:
             o_plane = out[base : base + plane]
             for t in range(plane):
@@ -111,8 +139,8 @@ def _sweep(const, scale, inputs, sums, offsets, strides, extents, order, out, en
             o_plane = out[base : base + plane]
             for t in range(plane):
                 o_plane[t] = buf[t]
-        i = m - 2
-        while i >= 0:  # the next plane: an odometer over (batch, d_1, ..., d_(m-2)) in ``order``
+        i = outer
+        while i >= 0:  # the next block: an odometer over (batch, d_1, ..., d_outer) in ``order``
             j = order[i]
             idx[j] += 1
             for k in range(outer + 1):
@@ -141,17 +169,19 @@ class FusedKernel:
         self.offsets = np.cumsum([0] + sizes).astype(np.int64)
         self.length = int(self.offsets[-1])
         # strides[k, j]: how far a step of axis j (0 the batch, j the dice axis j) outside the
-        # plane of the last two moves in the mean along axis k (k < m - 2); 0 along axis k itself,
-        # whose mean is shared by the whole line; the last row: the step in the planes' numbering
-        outside = m - 1
-        strides = np.zeros((m - 1, outside), np.int64)
-        for k, mean_shape in enumerate(self.mean_shapes[: m - 2]):
+        # block of the last three (two) moves in the mean along axis k (k outside the block); 0
+        # along axis k itself, whose mean is shared by the whole line; the last row: the step in
+        # the blocks' numbering
+        outer = m - (3 if m >= 4 else 2)
+        outside = outer + 1
+        strides = np.zeros((outer + 1, outside), np.int64)
+        for k, mean_shape in enumerate(self.mean_shapes[:outer]):
             step = 1
             for j in range(m, -1, -1):
                 if j < outside:
                     strides[k, j] = 0 if j == k + 1 else step
                 step *= mean_shape[j]
-        strides[m - 2] = [math.prod(shape[j + 1 : outside]) for j in range(outside)]
+        strides[outer] = [math.prod(shape[j + 1 : outside]) for j in range(outside)]
         self.strides = strides
         self.extents = np.array((batch,) + dims, np.int64)
         # the mean along the outermost axis is read and summed once per face of it, a whole table's
