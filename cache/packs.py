@@ -624,15 +624,22 @@ class PackStore:
 
     # --- reading ---
     @staticmethod
-    def _children(folder: Path) -> list[Path]:
+    def _child_names(folder: Path) -> list[str]:
+        """The folders in ``folder``, sorted by name (one listing: no stat per entry where the file
+        system tells the kind of each entry, as most do)."""
         try:
-            return sorted(d for d in folder.iterdir() if d.is_dir() and not d.name.startswith("."))
+            with os.scandir(folder) as entries:
+                return sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
         except OSError:
             return []
 
+    @classmethod
+    def _children(cls, folder: Path) -> list[Path]:
+        return [folder / name for name in cls._child_names(folder)]
+
     def shards(self, game: str) -> list[str]:
         """The shards of ``game`` that hold at least a folder (a directory listing, no file read)."""
-        return [d.name for d in self._children(self.folder(game))]
+        return self._child_names(self.folder(game))
 
     def legacy_tables(self, game: str) -> list[str]:
         """Names of tables stored one file each (``<game>/<name>.dtt``, the layout before packs)."""

@@ -163,10 +163,10 @@ class Tablebase:
         while no table is stored: nothing to probe). Costs a listing of the shards' folders: their
         packs are read when a position first needs one."""
         self._check_layout()
-        stored = [Signature.parse(shard).dice for shard in self.packs.shards(self.game_name)]
+        stored = self.packs.shards(self.game_name)
         if not stored:
             return None
-        most_dice = max(stored)
+        most_dice = max(shard.partition("-")[0].count("d") for shard in stored)  # dice a side (no parsing)
 
         def value_for_a(state: RolldownState) -> float | None:
             if state.pairs_left() > most_dice:  # cheaper than a signature for a sure miss
