@@ -24,12 +24,19 @@ Usage::
     .venv/bin/python benchmarks/tablebase.py --workers 1
     .venv/bin/python benchmarks/tablebase.py --target "2 dice, 1 card"   # one target; the others' figures kept
     .venv/bin/python benchmarks/tablebase.py --report-only               # the report again from the JSON
+    nice -n 10 .venv/bin/python benchmarks/tablebase.py --kernels        # numpy's kernel against the fused one
+    .venv/bin/python benchmarks/tablebase.py --four-dice /work/tables   # the 4-dice build's figures, as far as it went
+
+``--kernels`` builds every table up to 3 dice a side twice in one process, one worker thread each
+(so the figures are per core), with numpy's kernel (the builder before issue 15, part 3) and with
+the fused one, and compares every value; its figures are kept in the JSON under ``kernels``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -162,6 +169,64 @@ def run_build(max_dice: int, max_cards: int, workers: int | None) -> dict:
     }
 
 
+def compare_kernels(max_dice: int) -> dict:
+    """Every table up to ``max_dice`` dice a side built twice in this process, one worker thread,
+    with numpy's kernel and with the fused one: time, CPU, updates and the largest difference."""
+    import numpy as np
+
+    from dicetree.solver.games.rolldown.tables import build_tables, solve_batch, plan_batches, all_signatures
+
+    solve_batch(plan_batches(all_signatures(1))[0][0], {}, kernel="fused")  # numba loaded and compiled first
+    figures, built = {}, {}
+    for kernel in ("numpy", "fused"):
+        load_before = os.getloadavg()
+        cpu_before = time.process_time()
+        started = time.perf_counter()
+        built[kernel] = tables = build_tables(max_dice, 0, workers=1, kernel=kernel)
+        wall = time.perf_counter() - started
+        cpu = time.process_time() - cpu_before
+        figures[kernel] = {"wall_seconds": wall, "cpu_seconds": cpu, "position_updates": tables.stats.updates,
+                           "sweeps_per_position": tables.stats.updates / tables.stats.positions,
+                           "max_residual": tables.stats.max_residual, "load_before": load_before,
+                           "load_after": os.getloadavg()}
+        print(f"  {kernel}: {wall:.1f} s, CPU {cpu:.1f} s", file=sys.stderr, flush=True)
+    figures["max_difference"] = max(float(np.abs(built["fused"][sig] - built["numpy"][sig]).max())
+                                    for sig in built["numpy"])
+    figures["positions"] = built["numpy"].stats.positions
+    figures["max_dice"] = max_dice
+    return figures
+
+
+def kernel_lines(k: dict) -> list[str]:
+    """The kernels' comparison (``--kernels``) as report lines."""
+    if not k:
+        return []
+    rows = []
+    for kernel in ("numpy", "fused"):
+        r = k[kernel]
+        rows.append(f"| {kernel} | {r['wall_seconds']:.1f} s | {r['cpu_seconds']:.1f} s | {r['sweeps_per_position']:.1f} | "
+                    f"{r['position_updates'] / r['cpu_seconds'] / 1e6:.0f} M | "
+                    f"{k['numpy']['position_updates'] / r['cpu_seconds'] / 1e6:.0f} M | {r['max_residual']:.1e} | "
+                    f"{r['load_before'][0]:.1f} / {r['load_after'][0]:.1f} |")
+    ratio = k["numpy"]["cpu_seconds"] / k["fused"]["cpu_seconds"]
+    return [
+        "",
+        f"**Kernels side by side** (measured {k.get('measured', '')} by `nice -n 10 benchmarks/tablebase.py --kernels`): "
+        f"every table up to {k['max_dice']} dice a side ({k['positions']:,} positions), in memory, one worker thread "
+        "each, in one process one after the other:",
+        "",
+        "| kernel | wall | CPU | sweeps / position | updates per CPU second | the same, counting numpy's updates "
+        "| residual | load (1 min) before / after |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        *rows,
+        "",
+        f"The fused kernel takes {ratio:.2f} times less CPU than numpy's for the same build (target: 3); every value "
+        f"of the two builds agrees within {k['max_difference']:.1e} (each converges to a change below 1e-12 a "
+        "sweep, so each is within about 1.6e-12 of the fixed point; one sweep from the same inputs agrees to "
+        "1e-15, tests/test_rolldown_tables.py).",
+    ]
+
+
 def dicetree(*args: str) -> tuple[float, str]:
     """Run the command line in a fresh process: its wall time and output (it must succeed)."""
     started = time.perf_counter()
@@ -246,7 +311,9 @@ def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
 
 
 def child(args) -> None:
-    if args.end_to_end:
+    if args.kernels:
+        figures = compare_kernels(args.max_dice)
+    elif args.end_to_end:
         figures = run_end_to_end(args.max_dice, args.max_cards, args.workers)
     else:
         figures = run_build(args.max_dice, args.max_cards, args.workers)
@@ -265,53 +332,155 @@ def describe_machine() -> dict:
     }
 
 
-def four_dice_on_paper(results: dict) -> list[str]:
-    """What every position of 4 dice a side (no cards) would take, from the 3-dice build's measured
-    throughput (issue 15, part 3: not built in this session)."""
-    r = results.get("3 dice, no cards")
-    if r is None:
-        return []
-    from dicetree.solver.games.rolldown.tables import Signature, estimate_build, hands_up_to
+def process_cpu(pid: int) -> tuple[float, float]:
+    """The CPU seconds process ``pid`` has used and the time (epoch seconds) it started."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                if line.startswith("btime"))
+    return (int(fields[11]) + int(fields[12])) / ticks, boot + int(fields[19]) / ticks
 
-    four = estimate_build(4, 0)
-    four_only = four.positions - estimate_build(3, 0).positions
-    five_only = estimate_build(5, 0).positions - four.positions
-    hand_pairs = len(hands_up_to(1)) ** 2
-    largest = Signature((8, 10, 12, 20), (8, 10, 12, 20)).positions
-    rate = r["position_updates"] / r["wall_seconds"]
-    per_core = rate / max(1.0, r["cpu_seconds"] / r["wall_seconds"])
-    updates = r["updates_per_position"]
-    hours = four.positions * updates / rate / 3600
-    five_core_hours = five_only * updates / per_core / 3600
-    largest5 = Signature((6, 8, 10, 12, 20), (6, 8, 10, 12, 20)).positions
-    largest5_hours = largest5 * updates / per_core / 3600
-    working_per_position = (four.peak_bytes - four.bytes) / largest
-    return [
+
+#: a 4-dice position of the first table the build stores (d4 d6 d8 d10 on both sides)
+FOUR_DICE_POSITION = "d4:2,d6:5,d8:1,d10:7/d4:3,d6:6,d8:8,d10:2 a -/-"
+FRESH_PROBE = """
+import sys, time
+from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+state = Rolldown().parse(sys.argv[2])
+started = time.perf_counter()
+value = Tablebase(TableStore(sys.argv[1])).oracle()(state)
+print(time.perf_counter() - started, value)
+"""
+
+
+def fresh_probe(folder: Path, position: str) -> tuple[float, float]:
+    """In a fresh process, after its imports: seconds to open the tables and probe ``position``, and the value."""
+    done = subprocess.run([sys.executable, "-c", FRESH_PROBE, str(folder), position], cwd=ROOT, check=True,
+                          text=True, stdout=subprocess.PIPE)
+    seconds, value = done.stdout.split()
+    return float(seconds), float(value)
+
+
+def four_dice_built(folder: Path, build_pid: int | None = None) -> dict:
+    """Figures of the 4-dice tables stored under ``folder`` (``tablebase build rolldown --dice 4``,
+    resumable: as far as it has gone), read from the packs' directories. With ``build_pid`` (the
+    build running), the position updates of the packs it wrote per second of its CPU time."""
+    from datetime import datetime
+    from dicetree.cache.packs import PackStore
+    from dicetree.solver.games.rolldown.tables import Signature, all_signatures, memory_plan, plan_batches
+
+    batches = {batch.name: batch for batch in plan_batches(all_signatures(4))[-1]}
+    figures = {"tables": 0, "positions": 0, "above_half": 0, "bytes": 0, "build_seconds": 0.0, "residual": 0.0,
+               "position_updates": 0, "batches": 0, "lean_batches": 0, "largest_done": 0,
+               "batches_planned": len(batches), "tables_planned": sum(len(b.signatures()) for b in batches.values()),
+               "positions_planned": sum(b.positions for b in batches.values())}
+    cpu, started = process_cpu(build_pid) if build_pid else (0.0, math.inf)
+    figures["build_cpu_seconds"], figures["updates_by_that_build"] = cpu, 0
+    for info in PackStore(folder).packs("rolldown-online"):
+        if Signature.parse(info.path.parent.name).dice != 4:
+            continue
+        batch = batches.get(info.path.name.removesuffix(".dtp"))
+        if batch is not None and datetime.fromisoformat(info.metadata["created"]).timestamp() >= started:
+            figures["updates_by_that_build"] += batch.elements * int(info.metadata.get("updates", 0))
+        figures["batches"] += 1
+        figures["tables"] += info.totals.tables
+        figures["positions"] += info.totals.positions
+        figures["above_half"] += info.totals.statistics.get("above_half", 0)
+        figures["bytes"] += info.file_size
+        figures["build_seconds"] += float(info.metadata.get("build_time", 0.0))
+        figures["residual"] = max(figures["residual"], float(info.metadata.get("residual", 0.0)))
+        if batch is not None:
+            figures["position_updates"] += batch.elements * int(info.metadata.get("updates", 0))
+            figures["lean_batches"] += memory_plan(batch).lean
+            figures["largest_done"] = max(figures["largest_done"], batch.elements)
+    if figures["batches"]:
+        figures["fresh_probe_seconds"], figures["fresh_probe_value"] = fresh_probe(folder, FOUR_DICE_POSITION)
+    figures["measured"] = time.strftime("%Y-%m-%d %H:%M")
+    figures["load"] = os.getloadavg()
+    return figures
+
+
+def four_dice_lines(results: dict, four: dict) -> list[str]:
+    """The 4-dice build as far as it has gone, and what 5 dice would take, from its throughput."""
+    from dicetree.solver.games.rolldown.tables import (
+        MEMORY_BUDGET, Batch, Signature, estimate_build, hands_up_to, memory_plan,
+    )
+
+    lines = []
+    everything = estimate_build(4, 0)
+    largest = Signature((8, 10, 12, 20), (8, 10, 12, 20))
+    plan = memory_plan(Batch(largest.mine, largest.theirs, (((), ()),)))
+    lines += [
         "",
-        "**Every position of 4 dice a side (no cards), on paper** (not built in this session): "
-        f"{four_only:,} positions with 4 dice a side, {four.positions:,} with the smaller tables they need, in "
-        f"{four.signatures:,} tables, the largest {largest:,} positions. At the 3-dice build's measured "
-        f"{rate / 1e6:.0f} M position updates a second ({per_core / 1e6:.0f} M per busy core) and {updates:.0f} "
-        f"updates a position, solving takes about {hours:.1f} hours on this machine. Storage: "
-        f"{four.bytes / 2**30:.0f} GiB at float64, {four.bytes / 2 / 2**30:.0f} GiB at 32 bits (fixed point over "
-        "[0, 1], steps of 2.3e-10). Memory is what stops it today: the builder's working set for the largest "
-        f"batch is about {(four.peak_bytes - four.bytes) / 2**30:.0f} GiB (56 bytes a position of its two arrays: "
-        "constants in float32 and float64, both tables written at the end, plus the reroll means), beyond the "
-        "12 GiB allowed; the packed, resumable store already keeps finished tables out of memory (they are mapped "
-        "from disk), so what remains is a leaner solve of the largest batches (constants in float32 only, the two "
-        "tables written one after the other, values stored in 32 bits).",
-        "",
-        f"**5 dice a side, on paper**: {five_only:,} positions with 5 dice a side, about "
-        f"{five_core_hours:,.0f} core-hours at the same rate per core and updates a position: "
-        f"{five_core_hours / 64:,.1f} hours on 64 cores if the work spread evenly. It does not: the task graph "
-        f"solves a batch as one task, and the largest table ({largest5:,} positions, d6 d8 d10 d12 d20 on both "
-        f"sides) alone takes about {largest5_hours:.1f} hours on one core and, at today's "
-        f"{working_per_position:.0f} bytes a position, {largest5 * working_per_position / 2**40:.1f} TiB of memory; "
-        "5 dice need the largest tables themselves split across workers (by blocks of the first die, exchanging "
-        "the reroll means each sweep), which this builder does not do. The first card in each hand multiplies "
-        f"the positions, and so the time and the storage, by {hand_pairs} (every pair of hands of at most one card: "
-        f"{len(hands_up_to(1))} hands each).",
+        f"**Every position of 4 dice a side (no cards)**: {four.get('positions_planned', 0):,} positions in "
+        f"{four.get('tables_planned', 0)} tables ({everything.positions:,} with the smaller tables they need), "
+        f"the largest {largest.positions:,}; stored at 32 bits (fixed point over [0, 1], steps of 2.3e-10) "
+        f"{everything.stored_bytes / 2**30:.0f} GiB instead of {everything.bytes / 2**30:.0f} GiB at float64. "
+        f"Memory: each batch is planned within a budget of {MEMORY_BUDGET / 2**30:.1f} GiB shared by the batches "
+        "solved at once (`memory_plan`): batches too large for the float path take the lean one (constants and "
+        "tables as 32-bit fixed point, the swap's table not held where it is the table itself, Anderson's history "
+        f"as deep as the budget allows): the largest batch plans at {plan.bytes / 2**30:.1f} GiB (Anderson depth "
+        f"{plan.depth32} in float32, plain value iteration in float64), against about 43 GiB before.",
     ]
+    if four.get("batches"):
+        rate = four["position_updates"] / max(four["build_seconds"], 1e-9)
+        cpu_rate = four["updates_by_that_build"] / four["build_cpu_seconds"] if four.get("build_cpu_seconds") else 0.0
+        share = four["positions"] / four["positions_planned"]
+        left = four["positions_planned"] - four["positions"]
+        sweeps = four["position_updates"] / max(1, four["positions"])
+        lines += [
+            "",
+            f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice -n 5`, "
+            f"resumable; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on "
+            f"{os.cpu_count()} CPUs shared with other helpers):",
+            "",
+            "| batches | tables | positions | share | wins for the mover above 1/2 | solving (summed over batches) "
+            "| on disk | largest residual | sweeps / position | updates / s of batch time |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| {four['batches']} of {four['batches_planned']} | {four['tables']} of {four['tables_planned']} | "
+            f"{four['positions']:,} | {share:.1%} | {four['above_half']:,} "
+            f"({four['above_half'] / max(1, four['positions']):.1%}) | {four['build_seconds']:.0f} s | "
+            f"{four['bytes'] / 2**30:.2f} GiB | {four['residual']:.1e} | {sweeps:.1f} | {rate / 1e6:.0f} M |",
+            "",
+            f"From a fresh process (its imports done), opening the tables and probing `{FOUR_DICE_POSITION}` "
+            f"(value {four.get('fresh_probe_value', float('nan')):.6f} for A) took "
+            f"{1e3 * four.get('fresh_probe_seconds', float('nan')):.1f} ms (target: 50 ms). `best` probes the 4-dice "
+            "tables during its search (`dicetree best rolldown \"<that position>\" --tables /work/tables`: "
+            "\"endgame tables: 62 hits in 62 probes\" at depth 1) and `--exact` reads a 4-dice position's exact "
+            "values from them. What 4-dice tables buy on 5-dice positions is not measured: the build has not "
+            "finished.",
+            "",
+            f"The largest batch done so far has {four['largest_done']:,} positions a table ({four['lean_batches']} "
+            f"batches on the lean path). At the same rate the {left:,} positions left take about "
+            f"{left * sweeps / rate / 3600:.1f} hours of batch time (more: the largest batches iterate in float64 "
+            "without Anderson's history, and their reroll means no longer fit in cache). A batch's time is its wall "
+            "time, two batches at once in one process on a machine shared with other helpers"
+            + (f"; per second of the build process's CPU time (its whole run, batches in progress included) it "
+               f"made {cpu_rate / 1e6:.0f} M position updates" if cpu_rate else "") + ".",
+        ]
+        if cpu_rate:
+            rate = cpu_rate  # what one core does: the fair measure for a cluster
+        five_only = estimate_build(5, 0).positions - everything.positions
+        largest5 = Signature((6, 8, 10, 12, 20), (6, 8, 10, 12, 20))
+        means5 = sum(1 / d for d in largest5.shape)
+        lean5 = 12 + 24 * means5  # fixed-point constants and table, three float64 vectors of means
+        core_hours = five_only * sweeps / rate / 3600
+        lines += [
+            "",
+            f"**5 dice a side, on paper**, from the 4-dice build's measured {rate / 1e6:.0f} M position updates a "
+            f"second ({'of CPU time' if cpu_rate else 'of batch time'}) and {sweeps:.0f} sweeps a position: {five_only:,} positions, about "
+            f"{core_hours:,.0f} core-hours, {core_hours / 64:,.1f} hours on a 64-core cluster and "
+            f"{core_hours / 256:,.1f} on 256 if the work spread evenly; storage {five_only * 4 / 2**30:,.0f} GiB at 32 "
+            f"bits. It does not spread evenly: the largest table ({largest5.positions:,} positions) is one batch, "
+            f"about {largest5.positions * sweeps / rate / 3600:.0f} core-hours alone, and on the lean path it needs "
+            f"{lean5:.0f} bytes a position, {largest5.positions * lean5 / 2**30:.0f} GiB: 5 dice need the largest "
+            "tables split across workers (by blocks of the outermost die, exchanging the reroll means each sweep), "
+            f"which this builder does not do. The first card in each hand multiplies positions, time and storage by "
+            f"{len(hands_up_to(1)) ** 2} (every pair of hands of at most one card: {len(hands_up_to(1))} hands each).",
+        ]
+    return lines
 
 
 #: what the same command did with one file per table, when issue 15 was filed (not measured again)
@@ -324,7 +493,8 @@ BEFORE_PACKS = (
 )
 
 
-def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict, measured: str) -> str:
+def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored: dict, measured: str,
+           kernels: dict | None = None, four: dict | None = None) -> str:
     lines = [
         "# RolldownBeta endgame tables: build benchmark",
         "",
@@ -414,7 +584,8 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
         lines += [""] + [f"- **{name}**: `{e['command']}` printed: " + " / ".join(e["build_output"][1:])
                          + "; `tablebase stats`: " + e["stats_output"][-1].strip()
                          for name, e in stored.items()]
-    lines += four_dice_on_paper(results)
+    lines += kernel_lines(kernels or {})
+    lines += four_dice_lines(results, four or {})
     lines += [
         "",
         "An update is one table sweep touching every position once; updates / position counts the sweeps "
@@ -450,6 +621,10 @@ def main() -> None:
     parser.add_argument("--max-dice", type=int, default=3, help=argparse.SUPPRESS)
     parser.add_argument("--max-cards", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--end-to-end", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--kernels", action="store_true", help="numpy's kernel against the fused one (3 dice, in memory)")
+    parser.add_argument("--four-dice", metavar="TABLES", help="the report again with the figures of the 4-dice "
+                        "tables stored in TABLES (as far as that build has gone)")
+    parser.add_argument("--build-pid", type=int, help="with --four-dice: the running build, for its CPU time")
     parser.add_argument("--no-store", action="store_true", help="the in-memory builds only")
     parser.add_argument("--report-only", action="store_true", help="write the report again from the last figures")
     parser.add_argument("--target", action="append", choices=sorted(TARGETS),
@@ -460,11 +635,20 @@ def main() -> None:
         return
     limits = {name: target["limit_seconds"] for name, target in {**TARGETS, **QUICK}.items()}
     out = Path(args.out)
-    if args.report_only:
+    if args.report_only or args.kernels or args.four_dice:
         payload = json.loads(out.with_suffix(".json").read_text())
+        if args.kernels:
+            command = [sys.executable, __file__, "--child", "--kernels", "--max-dice", str(args.max_dice)]
+            done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+            payload["kernels"] = json.loads(done.stdout.strip().splitlines()[-1])
+            payload["kernels"]["measured"] = time.strftime("%Y-%m-%d %H:%M")
+        if args.four_dice:
+            payload["four_dice"] = four_dice_built(Path(args.four_dice), args.build_pid)
+        out.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n")
         out.with_suffix(".md").write_text(report(payload["machine"], payload["copy_bandwidth_bytes_per_second"],
                                                  payload["results"], limits, payload.get("end_to_end", {}),
-                                                 payload["measured"][:16]))
+                                                 payload["measured"][:16], payload.get("kernels", {}),
+                                                 payload.get("four_dice", {})))
         return
     machine = describe_machine()
     bandwidth = copy_bandwidth()
@@ -495,13 +679,18 @@ def main() -> None:
         if end_to_end:
             stored[name] = end_to_end
     results = {name: results[name] for name in TARGETS if name in results} if not args.quick else results
-    text = report(machine, bandwidth, results, limits, stored, time.strftime("%Y-%m-%d %H:%M"))
+    try:  # the kernels' comparison and the 4-dice figures are measured on their own: kept
+        earlier = json.loads(out.with_suffix(".json").read_text())
+    except (OSError, ValueError):
+        earlier = {}
+    kernels, four = earlier.get("kernels", {}), earlier.get("four_dice", {})
+    text = report(machine, bandwidth, results, limits, stored, time.strftime("%Y-%m-%d %H:%M"), kernels, four)
     print(text)
     if not args.quick:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.with_suffix(".md").write_text(text)
         payload = {"machine": machine, "copy_bandwidth_bytes_per_second": bandwidth, "results": results,
-                   "end_to_end": stored,
+                   "end_to_end": stored, "kernels": kernels, "four_dice": four,
                    "limits_seconds": limits, "measured": time.strftime("%Y-%m-%d %H:%M:%S")}
         out.with_suffix(".json").write_text(json.dumps(payload, indent=2) + "\n")
 

@@ -32,7 +32,7 @@ def test_tablebase_stats_and_probe_json(tmp_path):
     stats = json_of("tablebase", "stats", "--tables", tables)
     assert "rolldown" in [entry["game"] for entry in stats["games"]]
     probe = json_of("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--tables", tables)
-    assert abs(probe["value"] - 0.24) < 1e-12
+    assert abs(probe["value"] - 0.24) < 2e-10  # stored as 32-bit fixed point
 
 
 def test_tree_json_says_what_it_wrote(tmp_path):

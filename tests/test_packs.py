@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import dicetree.cache.packs as packs_module
-from dicetree.cache.packs import PACK_MAGIC, PackStore
+from dicetree.cache.packs import PACK_MAGIC, PACK_VERSION, FixedPointTable, PackStore, encode_fixed
 from dicetree.cache.store import BadMagicError, ChecksumMismatchError, CorruptTableError, TableVersionError, \
     TruncatedTableError
 from concurrent_readers import read_while_rewriting
@@ -80,7 +80,7 @@ def test_a_rewritten_pack_replaces_the_old_and_readers_keep_what_they_mapped(tmp
 
 @pytest.mark.parametrize("damage, error", [
     (lambda raw: b"NOTAPACK" + raw[8:], BadMagicError),
-    (lambda raw: raw[:12] + (3).to_bytes(4, "little") + raw[16:], TableVersionError),
+    (lambda raw: raw[:12] + (PACK_VERSION + 1).to_bytes(4, "little") + raw[16:], TableVersionError),
     (lambda raw: raw[:-5], TruncatedTableError),
     (lambda raw: raw[:60] + bytes([raw[60] ^ 1]) + raw[61:], ChecksumMismatchError),
     (lambda raw: raw[:-3] + bytes([raw[-3] ^ 1]) + raw[-2:], ChecksumMismatchError),
@@ -207,3 +207,26 @@ def test_a_pack_is_checked_once_then_remembered_by_a_stamp(tmp_path, monkeypatch
     PackStore(tmp_path).save("g", "s", "p", some_tables(3, seed=5))
     PackStore(tmp_path).load("g", "s", "t0")
     assert sorted(checked) == ["t0", "t1", "t2"]  # a new file under the name is checked again
+
+
+def test_fixed_point_tables_round_trip_within_their_step(tmp_path):
+    values = np.random.default_rng(5).random((4, 6, 8))
+    values[0, 0, :2] = [0.0, 1.0]
+    packs = PackStore(tmp_path)
+    packs.save("g", "s", "p", {"fixed": FixedPointTable(encode_fixed(values)), "plain": values})
+    fixed, plain = packs.load("g", "s", "fixed"), packs.load("g", "s", "plain")
+    assert isinstance(fixed, FixedPointTable) and np.array_equal(plain, values)
+    assert np.abs(np.asarray(fixed) - values).max() <= 0.5 / (2**32 - 1) + 1e-16
+    assert fixed[0, 0, 0] == 0.0 and fixed[0, 0, 1] == 1.0 and fixed.shape == values.shape
+    assert abs(float(fixed.transpose(2, 1, 0)[3, 2, 1]) - values[1, 2, 3]) < 1.2e-10
+    assert packs.check("g") == [] and packs.stats("g").tables == 2
+
+
+def test_packs_of_version_2_still_load(tmp_path, monkeypatch):
+    # what builds stored before fixed point (float64 values, format version 2) reads as it was
+    monkeypatch.setattr(packs_module, "PACK_VERSION", 2)
+    path = PackStore(tmp_path).save("g", "s", "p", some_tables(2))
+    monkeypatch.undo()
+    assert int.from_bytes(path.read_bytes()[12:16], "little") == 2
+    loaded = PackStore(tmp_path).load("g", "s", "t1")
+    assert np.array_equal(loaded, some_tables(2)["t1"])

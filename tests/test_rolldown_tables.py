@@ -288,8 +288,57 @@ def test_blocks_smaller_than_a_table_give_the_same_tables(monkeypatch):
     import dicetree.solver.games.rolldown.tables as module
 
     roots = [Signature((6, 8), (4, 10), (QUEEN,), (5,))]
-    reference = build_tables(roots=roots)
+    reference = build_tables(roots=roots, kernel="numpy")
     for block in (7, 50, 300):
         monkeypatch.setattr(module, "BLOCK_ELEMENTS", block)
-        blocked = build_tables(roots=roots)
+        blocked = build_tables(roots=roots, kernel="numpy")
         assert max(np.abs(blocked[s] - reference[s]).max() for s in reference) < 1e-11
+
+
+# ----- the fused kernel and the lean path ---------------------------------------------------------
+def test_the_fused_sweep_is_numpys_to_rounding():
+    # one update from the same inputs, on shapes with batches, uneven dice and the plane of the
+    # last two axes: the same means (only the order of additions differs), the same table
+    from dicetree.cache.packs import FIXED_SCALE, encode_fixed
+    from dicetree.solver.games.rolldown.fused import FusedKernel
+    from dicetree.solver.games.rolldown.tables import _Kernel
+
+    rng = np.random.default_rng(3)
+    for shape in [(1, 4, 6), (3, 8, 4, 6, 10), (2, 6, 4, 20, 8, 12, 4)]:
+        for op in ("max", "min"):
+            reference, fused = _Kernel(shape, np.float64, op), FusedKernel(shape, np.float64, op)
+            const = rng.random(shape)
+            inputs = rng.random(reference.length)
+            want, got = np.empty(reference.length), np.empty(fused.length)
+            table_want, table_got = np.empty(shape), np.empty(shape)
+            reference.run(const, inputs, want, table_want)
+            fused.run(const, inputs, got, table_got)
+            assert np.array_equal(table_want, table_got) and np.abs(want - got).max() < 1e-15
+            fixed = encode_fixed(const)  # fixed-point constants in, fixed-point table out
+            table_fixed = np.empty(shape, np.uint32)
+            fused.run(fixed, inputs, got, table_fixed)
+            reference.run(fixed / FIXED_SCALE, inputs, want, table_want)
+            assert np.abs(want - got).max() < 1e-15 and np.array_equal(table_fixed, encode_fixed(table_want))
+
+
+def test_fused_and_lean_builds_agree_with_the_numpy_builder():
+    roots = [Signature((6, 8), (4, 10), (QUEEN,), (5,)), Signature((4, 6, 8), (6, 10, 12))]
+    reference = build_tables(roots=roots, workers=1, kernel="numpy")
+    fused = build_tables(roots=roots, workers=2, kernel="fused")
+    lean = build_tables(roots=roots, workers=2, kernel="fused", lean=True)
+    assert reference.keys() == fused.keys() == lean.keys()
+    assert fused.stats.converged and lean.stats.converged
+    # both converge to 1e-12 a sweep: each is within about 1.6e-12 of the fixed point
+    assert max(np.abs(fused[sig] - reference[sig]).max() for sig in reference) < 5e-12
+    # the lean path's constants and tables are 32-bit fixed point (steps of 2.3e-10)
+    assert max(np.abs(np.asarray(lean[sig]) - reference[sig]).max() for sig in reference) < 5e-10
+    state = Rolldown().parse("d4:2,d6:5,d8:1/d6:3,d10:9,d12:4 a -/-")
+    assert abs(probe(lean, state) - probe(reference, state)) < 5e-10
+
+
+def test_the_largest_four_dice_batches_fit_the_memory_budget():
+    from dicetree.solver.games.rolldown.tables import MEMORY_BUDGET, memory_plan, plan_batches
+
+    plans = [memory_plan(batch) for level in plan_batches(all_signatures(4)) for batch in level]
+    assert max(plan.bytes for plan in plans) <= MEMORY_BUDGET < 12 * 2**30
+    assert any(plan.lean for plan in plans) and not memory_plan(plan_batches(all_signatures(3))[-1][0]).lean

@@ -8,7 +8,10 @@ the printed Ace's extra plays never beat the online ones; only the move lists di
 the builder solves is one pack, in the folder of its pair of dice sets (:attr:`Signature.shard`),
 so a build of 58,725 tables writes 1,207 files in 141 folders. Each table carries its statistics
 (:data:`STATISTICS`: the positions the mover wins with a chance above 1/2), which ``tablebase
-stats`` sums, and each pack its batch's time, counted once.
+stats`` sums, and each pack its batch's time, counted once. Values are stored as 32-bit fixed
+point over [0, 1] (:func:`as_stored`: within 1.2e-10 of the solver's float64, half the bytes, so
+every position of 4 dice a side takes 46 GiB), decoded where read; tables stored at float64 by
+earlier builds (pack format 2) still load, and the builder reads either kind.
 
 A build stores each batch as soon as it is solved and skips the batches already stored, so a
 build stopped at any moment (even by SIGKILL) and started again ends with the same tables as one
@@ -35,7 +38,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
-from dicetree.cache.packs import PackStore, PackWriter
+from dicetree.cache.packs import FixedPointTable, PackStore, PackWriter, encode_fixed
 from dicetree.cache.store import TableStore
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import UNKNOWN
@@ -74,9 +77,17 @@ REACH_PIECES = 8
 STATISTICS = {"above_half": "wins for the mover above 1/2"}
 
 
-def table_statistics(values: np.ndarray) -> dict[str, int]:
-    """The named counts of one table, stored with it (see :data:`STATISTICS`)."""
+def table_statistics(values: np.ndarray | FixedPointTable) -> dict[str, int]:
+    """The named counts of one table, stored with it (see :data:`STATISTICS`); of fixed point, the
+    values as stored (above 1/2 from the code 2**31 on)."""
+    if isinstance(values, FixedPointTable):
+        return {"above_half": int(np.count_nonzero(values.raw >= 2**31))}
     return {"above_half": int(np.count_nonzero(values > 0.5))}
+
+
+def as_stored(values: np.ndarray | FixedPointTable) -> FixedPointTable:
+    """A solved table as it is stored: 32-bit fixed point over [0, 1] (within 1.2e-10)."""
+    return values if isinstance(values, FixedPointTable) else FixedPointTable(encode_fixed(values))
 
 
 def covered(state: RolldownState) -> bool:
@@ -153,10 +164,10 @@ class Tablebase:
         while no table is stored: nothing to probe). Costs a listing of the shards' folders: their
         packs are read when a position first needs one."""
         self._check_layout()
-        stored = [Signature.parse(shard).dice for shard in self.packs.shards(self.game_name)]
+        stored = self.packs.shards(self.game_name)
         if not stored:
             return None
-        most_dice = max(stored)
+        most_dice = max(shard.partition("-")[0].count("d") for shard in stored)  # dice a side (no parsing)
 
         def value_for_a(state: RolldownState) -> float | None:
             if state.pairs_left() > most_dice:  # cheaper than a signature for a sure miss
@@ -240,7 +251,10 @@ class Tablebase:
         self._check_layout()
         wanted = wanted_signatures(max_dice, max_cards, roots)
         self.packs.clean(self.game_name)  # temporary files of killed writers, once per build
-        plan = [[batch for batch in level if not all(self.has(sig) for sig in batch.signatures())]
+        # smallest first: a build stopped and resumed (a 4-dice build spans sessions) loses at most
+        # the batches in progress, which are then the smallest left
+        plan = [sorted((batch for batch in level if not all(self.has(sig) for sig in batch.signatures())),
+                       key=lambda batch: batch.elements)
                 for level in plan_batches(wanted)]
         plan = [level for level in plan if level]
         stats = BuildStats()
@@ -264,7 +278,8 @@ class Tablebase:
         later if a ``writer`` is given). The pack's ``build_time`` is its batch's solving time."""
         solved, stats = solve_batch(batch, self.tables(), self.ace)
         started = time.perf_counter()
-        tables = {sig.name: array for sig, array in solved.items()}
+        tables = {sig.name: as_stored(array) for sig, array in solved.items()}
+        del solved
         (writer or self.packs).save(self.game_name, batch.shard, batch.name, tables, {
             "build_time": stats.seconds, "tolerance": DEFAULT_TOLERANCE, "residual": stats.residual,
             "updates": stats.updates64 + stats.updates32, "options": {"ace": self.ace},
@@ -290,7 +305,9 @@ class Tablebase:
         limit = int(values.get("max_positions") or 2_000_000_000)
         if estimate.positions > limit:
             raise GameError(f"that build is {estimate}: more than --max-positions {limit:,}")
-        lines = [f"Building {estimate} into {self.store.root}"]
+        lines = [f"Building {estimate.signatures:,} tables, {estimate.positions:,} positions "
+                 f"({estimate.stored_bytes / 2**30:.2f} GiB stored at 32 bits; a working set of about "
+                 f"{estimate.working_bytes / 2**30:.2f} GiB) into {self.store.root}"]
         report = None
         if progress is not None:
             def report(done: int, total: int, batch) -> None:

@@ -36,7 +36,14 @@ then fewer cards), a signature together with its swap, by value iteration on the
 * Anderson acceleration on the two-table (two-ply) update, first in float32 to about 1e-6, then
   in float64 until the largest change of any mean in one more update is below ``tolerance``
   (default 1e-12); that change bounds the change of any table value in one more sweep, and is
-  reported per batch with the number of updates as the certificate (:class:`BatchStats`).
+  reported per batch with the number of updates as the certificate (:class:`BatchStats`);
+* a sweep is the fused kernel (:mod:`.fused`, compiled by numba: one pass over the table) for
+  batches of :data:`FUSED_ABOVE` elements and more, numpy's blocked kernel below (or everywhere,
+  ``kernel="numpy"``: the reference);
+* every batch is planned within a memory budget (:func:`memory_plan`): batches too large for the
+  float path (the largest of 4 dice a side: 368,640,000 positions) take the lean one, with the
+  constants and the tables in 32-bit fixed point and Anderson's history only as deep as fits;
+  their tables come back as :class:`~dicetree.cache.packs.FixedPointTable`.
 
 Values rise with the mover's faces and fall with the opponent's, so the printed Ace's extra plays
 (one's own die to 1, the opponent's to its top) are never better than the online ones: both
@@ -80,10 +87,13 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
+from dicetree.cache.packs import FIXED_SCALE, FixedPointTable, encode_fixed
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces, played_card
@@ -99,13 +109,24 @@ from dicetree.solver.games.rolldown.state import (
     RolldownState,
 )
 
-VALUE_BYTES = 8  # float64
+VALUE_BYTES = 8  # float64, in memory
+STORED_BYTES = 4  # 32-bit fixed point, stored
 DEFAULT_TOLERANCE = 1e-12
 FLOAT32_TOLERANCE = 1e-6  # the float32 phase stops here (or when it stalls)
 BLOCK_ELEMENTS = 1 << 16  # a kernel block: about 512 KiB of float64, with its intermediates in L2
 MAX_BATCH_ELEMENTS = 1 << 18  # hand pairs solved together in one array (per table of a pair)
 MAX_UPDATES = 20000  # table updates per batch before giving up (never reached in practice)
 ANDERSON_DEPTH = 4
+#: Bytes that the batches being solved at once may take together (12 GiB are allowed in all:
+#: the rest is for the tables mapped from disk and the interpreter).
+MEMORY_BUDGET = 21 * 2**29  # 10.5 GiB
+#: Batches whose working set on the float path would pass this are solved on the lean path: the
+#: constants as 32-bit fixed point, the output written as fixed point, and Anderson's history as
+#: deep as the budget allows (none at all for the largest).
+LEAN_ABOVE = 3 * 2**30
+#: The "auto" kernel is the fused one from this many elements a batch (smaller batches are solved
+#: before numba would have loaded: a build on demand of a few small tables stays quick).
+FUSED_ABOVE = 1 << 18
 
 
 # ----- signatures --------------------------------------------------------------------------------
@@ -307,13 +328,23 @@ def wanted_signatures(max_dice: int | None = None, max_cards: int = 0,
 
 @dataclass(frozen=True)
 class BuildEstimate:
-    """The size of a build: signatures, positions, the bytes its tables take (float64) and an
-    estimate of the peak memory of building it."""
+    """The size of a build: signatures, positions, the bytes its tables take in memory (float64)
+    and stored (32-bit fixed point), and an estimate of the peak memory of building it in memory
+    (the tables held, plus the working set of the batches solved at once)."""
 
     signatures: int
     positions: int
     bytes: int
     peak_bytes: int
+
+    @property
+    def stored_bytes(self) -> int:
+        return self.positions * STORED_BYTES
+
+    @property
+    def working_bytes(self) -> int:
+        """The working set alone: what a build that stores its tables as it goes needs."""
+        return self.peak_bytes - self.bytes
 
     def __str__(self) -> str:
         return (
@@ -356,7 +387,8 @@ def estimate_build(
     means_per_position = max((sum(1 / s for s in shape) for shape in shapes), default=0)
     elements = min(positions, max(largest, min(MAX_BATCH_ELEMENTS, positions)))
     per_worker = int(elements * (56 + means_per_position * (36 + 12 * (ANDERSON_DEPTH + 1))))
-    return BuildEstimate(count, positions, data, data + per_worker * max(1, workers))
+    # the batches solved at once share MEMORY_BUDGET; larger ones take the lean path (memory_plan)
+    return BuildEstimate(count, positions, data, data + min(per_worker * max(1, workers), MEMORY_BUDGET))
 
 
 # ----- the tables as a value ------------------------------------------------------------------------
@@ -424,7 +456,7 @@ def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) ->
     ``child_table`` is the table of ``sig.card_child(card)``. Arrays broadcast to ``sig.shape``.
     """
     n = sig.dice
-    after = ROUND_POV.flip(_halves_transposed(child_table))  # my value once the card is played, in my axes
+    after = ROUND_POV.flip(_halves_transposed(np.asarray(child_table)))  # my value once the card is played, in my axes
     out: dict[tuple, np.ndarray] = {}
     if card == JOKER:
         out[("joker",)] = np.asarray(after.mean())
@@ -463,7 +495,7 @@ def constants(sig: Signature, tables: dict, ace: str = "online") -> np.ndarray:
             if n == 1:
                 value: np.ndarray | float = 1.0  # the last capture wins the round
             else:
-                child = tables[sig.capture_child(i, j)]
+                child = np.asarray(tables[sig.capture_child(i, j)])  # stored fixed point is decoded
                 value = np.expand_dims(ROUND_POV.flip(_halves_transposed(child)), (i, n + j))
             np.maximum(best, value, out=best, where=mask)
     for card in sorted(set(sig.my_hand)):
@@ -476,10 +508,12 @@ def constants(sig: Signature, tables: dict, ace: str = "online") -> np.ndarray:
 class _Kernel:
     """One table update over a batch ``(B, d_1, ..., d_m)``: ``out = op(K, op_k inputs[k])`` where
     ``inputs[k]`` is broadcast along dice axis k (a reroll mean), then the sums of ``out`` along
-    every dice axis. Works block by block so the block and its intermediates stay in cache."""
+    every dice axis. Works block by block so the block and its intermediates stay in cache.
+    ``op`` is "max" or "min". The reference for the fused kernel (:mod:`.fused`)."""
 
-    def __init__(self, shape: tuple[int, ...], dtype, op, target: int | None = None):
+    def __init__(self, shape: tuple[int, ...], dtype, op: str, target: int | None = None):
         target = target or BLOCK_ELEMENTS
+        op = {"max": np.maximum, "min": np.minimum}[op]
         self.shape = shape
         batch, dims = shape[0], shape[1:]
         m = len(dims)
@@ -517,8 +551,12 @@ class _Kernel:
         """The per-axis means inside one flat vector."""
         return [flat[self.offsets[k] : self.offsets[k + 1]].reshape(self.mean_shapes[k]) for k in range(self.m)]
 
-    def run(self, const: np.ndarray, inputs: list[np.ndarray], sums: list[np.ndarray], out: np.ndarray | None = None):
-        """``sums[k]`` gets the *means* along axis k of the updated table (written to ``out`` if given)."""
+    def run(self, const: np.ndarray, inputs: np.ndarray, sums: np.ndarray, out: np.ndarray | None = None) -> None:
+        """``sums`` (flat, axis after axis) gets the *means* along each axis of the updated table
+        (written to ``out`` if given), from the means ``inputs`` (flat, the same layout)."""
+        self._run(const, self.views(inputs), self.views(sums), out)
+
+    def _run(self, const: np.ndarray, inputs: list[np.ndarray], sums: list[np.ndarray], out: np.ndarray | None):
         op, q, m = self.op, self.q, self.m
         for k in range(q):
             sums[k].fill(0)
@@ -679,6 +717,11 @@ class Batch:
         return {child for sig in own for child in sig.children()} - own
 
     @property
+    def self_swapped(self) -> bool:
+        """Whether every B table is its A table (the same material on both sides: one table a hand pair)."""
+        return all(self.a_sig(h) == self.b_sig(h) for h in range(len(self.hands)))
+
+    @property
     def shard(self) -> str:
         """The pair of dice sets, either way round: every table of the batch has it (:attr:`Signature.shard`)."""
         return self.a_sig(0).shard
@@ -721,13 +764,109 @@ def plan_batches(signatures: Iterable[Signature]) -> list[list[Batch]]:
     return [sorted(levels[key], key=lambda b: -b.elements) for key in sorted(levels)]
 
 
+KERNELS = ("auto", "fused", "numpy")
+
+
+class MemoryPlan(NamedTuple):
+    """How a batch is solved within the memory budget: on the lean path or not, the depth of
+    Anderson's history in each phase, and the bytes its working set peaks at (estimated)."""
+
+    lean: bool
+    depth32: int
+    depth64: int
+    bytes: int
+
+
+def memory_plan(batch: Batch, lean: bool | None = None, depth: int = ANDERSON_DEPTH,
+                budget: int = MEMORY_BUDGET) -> MemoryPlan:
+    """The plan for ``batch``: the float path (float64 constants, float tables) unless its working
+    set would pass :data:`LEAN_ABOVE` (or ``lean`` says), else the lean path, whose history is as
+    deep as ``budget`` allows.
+
+    >>> plan = memory_plan(Batch((8, 10, 12, 20), (8, 10, 12, 20), (((), ()),)))  # the largest table
+    >>> plan.lean, plan.depth32, plan.depth64, round(plan.bytes / 2**30, 1)
+    (True, 1, 0, 10.0)
+    """
+    e = batch.elements
+    means = _mean_length(batch)
+    floats = 56 * e + means * (36 + 12 * (depth + 1))  # see estimate_build
+    if lean is None:
+        lean = floats > LEAN_ABOVE
+    if not lean:
+        return MemoryPlan(False, depth, depth, floats)
+    consts = 8 * e  # both tables' constants, 32-bit fixed point
+
+    def phase(value_bytes: int, d: int) -> int:  # x, the B means, the image or Anderson's ring
+        return means * (3 * value_bytes + (d + 1) * (value_bytes + 4) if d else 3 * value_bytes)
+
+    def deepest(value_bytes: int, extra: int) -> int:
+        fits = [d for d in range(depth + 1) if consts + extra + phase(value_bytes, d) <= budget]
+        return max(fits, default=0)
+
+    depth32 = deepest(4, 0)
+    depth64 = deepest(8, 4 * means)  # the float32 phase's answer is held while the float64 one starts
+    peaks = [
+        consts + 8 * e // len(batch.hands),  # the constants being made: one table in float64
+        consts + phase(4, depth32),
+        consts + 4 * means + phase(8, depth64),
+        consts + 3 * 8 * means + 4 * e * (1 if batch.self_swapped else 3),  # the tables written, B's turned to its axes
+    ]
+    return MemoryPlan(True, depth32, depth64, max(peaks))
+
+
+def _mean_length(batch: Batch) -> int:
+    """Reroll means of one of the batch's arrays: the state of its iteration."""
+    e = batch.elements
+    return sum(e // d for d in batch.mine + batch.theirs)
+
+
+class _Budget:
+    """Bytes shared by the batches solved at once: a batch waits until its plan fits."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.free = total
+        self.condition = threading.Condition()
+
+    @contextmanager
+    def reserve(self, amount: int):
+        amount = min(amount, self.total)
+        with self.condition:
+            self.condition.wait_for(lambda: self.free >= amount)
+            self.free -= amount
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.free += amount
+                self.condition.notify_all()
+
+
+_BUDGET = _Budget(MEMORY_BUDGET)
+
+
 def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str = "online",
                 tolerance: float = DEFAULT_TOLERANCE, float32: bool = True,
-                anderson: int = ANDERSON_DEPTH) -> tuple[dict[Signature, np.ndarray], BatchStats]:
+                anderson: int = ANDERSON_DEPTH, kernel: str = "auto",
+                lean: bool | None = None) -> tuple[dict[Signature, np.ndarray], BatchStats]:
     """Solve ``batch`` reading its :meth:`~Batch.dependencies` from ``tables``: its tables and
-    certificate (a warning if it did not converge). The same inputs give the same bits."""
+    certificate (a warning if it did not converge). The same inputs give the same bits.
+
+    ``kernel`` is "fused" (one pass over memory a sweep, compiled by numba), "numpy" (the
+    reference) or "auto" (fused from :data:`FUSED_ABOVE` elements, where numba is installed). ``lean`` forces or forbids the lean
+    path (:func:`memory_plan`; default: batches too large for the float path), whose tables come
+    back as 32-bit fixed point (:class:`~dicetree.cache.packs.FixedPointTable`), within 2.4e-10 of
+    the float path's. Batches solved at once in threads share :data:`MEMORY_BUDGET`."""
+    if kernel not in KERNELS:
+        raise GameError(f"unknown kernel '{kernel}': choose one of {', '.join(KERNELS)}")
+    plan = memory_plan(batch, lean, anderson)
+    wanted = kernel == "fused" or plan.lean or (kernel == "auto" and batch.elements >= FUSED_ABOVE)
+    fused = _fused_kernel() if wanted and kernel != "numpy" else None
+    if fused is None and wanted and (kernel == "fused" or plan.lean):
+        raise GameError("the fused kernel (and the lean path of the largest tables) needs numba: pip install numba")
     out: dict[Signature, np.ndarray] = {}
-    stats = _solve_batch(batch, tables, out, ace, tolerance, float32, anderson)
+    with _BUDGET.reserve(plan.bytes):
+        stats = _solve_batch(batch, tables, out, ace, tolerance, float32, plan, fused or _Kernel)
     if not stats.converged:
         warnings.warn(
             f"tables {stats.signatures[0]} ...: residual {stats.residual:.1e} after "
@@ -738,10 +877,36 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
     return out, stats
 
 
+def _fused_kernel():
+    """The fused kernel's class, or None where numba is not installed (numba loads here, with the
+    first batch solved, never when tables are only probed)."""
+    try:
+        from dicetree.solver.games.rolldown.fused import FusedKernel
+    except ImportError:
+        return None
+    return FusedKernel
+
+
+def _largest_change(new: np.ndarray, old: np.ndarray, chunk: int = 1 << 20) -> float:
+    """max |new - old|, a chunk at a time (no temporary the size of the vectors)."""
+    largest = 0.0
+    for at in range(0, new.size, chunk):
+        diff = new[at : at + chunk] - old[at : at + chunk]
+        largest = max(largest, float(diff.max()), -float(diff.min()))
+    return largest
+
+
+def _encode_into(out: np.ndarray, values: np.ndarray) -> None:
+    """``values`` (any layout) as fixed point into the C-ordered ``out``, a slice of the first axis
+    at a time; -inf (no such move) becomes 0 and +inf 1, neutral for max and min over values in [0, 1]."""
+    for i in range(values.shape[0]):
+        out[i] = encode_fixed(values[i])
+
+
 def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: float, float32: bool,
-                 depth: int) -> BatchStats:
+                 plan: MemoryPlan, kernel_class) -> BatchStats:
     """Solve one batch reading its children from ``tables`` and put its tables into ``out`` (each a
-    contiguous float64 array).
+    contiguous float64 array, or fixed point on the lean path).
 
     The A tables X and the B tables Y (seen in A's axes: Y[h][x] is the value for B to move at
     the position x) satisfy X = max(C_A, 1 - mean_k Y) and Y = max(C_B, 1 - mean_k X) over the
@@ -754,63 +919,89 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
     n = len(batch.mine)
     halves = tuple(range(n, 2 * n)) + tuple(range(n))
     shape = (count,) + batch.mine + batch.theirs
-    const_b = np.empty(shape)
-    low_a = np.empty(shape)
+    lean = plan.lean
+    const_b = np.empty(shape, np.uint32 if lean else np.float64)
+    low_a = np.empty_like(const_b)
     for h in range(count):
-        const_b[h] = _halves_transposed(constants(batch.b_sig(h), tables, ace))
-        low_a[h] = ROUND_POV.flip(constants(batch.a_sig(h), tables, ace))  # -inf becomes +inf
+        values = constants(batch.b_sig(h), tables, ace)
+        if lean:
+            _encode_into(const_b[h], _halves_transposed(values))
+        else:
+            const_b[h] = _halves_transposed(values)
+        if batch.a_sig(h) != batch.b_sig(h):
+            values = constants(batch.a_sig(h), tables, ace)
+        values = ROUND_POV.flip(values)  # -inf becomes +inf
+        if lean:
+            _encode_into(low_a[h], values)
+        else:
+            low_a[h] = values
+        del values
     updates = {np.float32: 0, np.float64: 0}
+    table_dtype = np.uint32 if lean else np.float64
 
-    def solve(dtype, x0: np.ndarray | None, tol: float, write: bool):
-        kernel_b = _Kernel(shape, dtype, np.maximum)
-        kernel_a = _Kernel(shape, dtype, np.minimum)
-        c_b = const_b.astype(dtype, copy=False)
-        c_a = low_a.astype(dtype, copy=False)
+    def solve(dtype, x0: np.ndarray | None, tol: float, depth: int, write: bool):
+        kernel_b = kernel_class(shape, dtype, "max")
+        kernel_a = kernel_class(shape, dtype, "min")
+        c_b = const_b if lean else const_b.astype(dtype, copy=False)
+        c_a = low_a if lean else low_a.astype(dtype, copy=False)
         length = kernel_b.length
         x = np.full(length, 0.5, dtype) if x0 is None else x0.astype(dtype)
-        nxt = np.empty(length, dtype)
-        means_b = kernel_b.views(np.empty(length, dtype))
-        anderson = _Anderson(length, depth, dtype, count, kernel_b.offsets)
+        del x0
+        means_b = np.empty(length, dtype)
+        # with a history, Anderson keeps the images; without, one spare vector takes them in turn
+        anderson = _Anderson(length, depth, dtype, count, kernel_b.offsets) if depth else None
+        spare = np.empty(length, dtype)
         best, stall, residual = math.inf, 0, math.inf
-        while updates[dtype] < MAX_UPDATES:
-            kernel_b.run(c_b, kernel_b.views(x), means_b)
-            kernel_a.run(c_a, means_b, kernel_a.views(anderson.images[anderson.slot]))
+        while True:
+            image = anderson.images[anderson.slot] if anderson else spare
+            kernel_b.run(c_b, x, means_b)
+            kernel_a.run(c_a, means_b, image)
             updates[dtype] += 2
-            residual = anderson.record(x)
-            if residual < tol:
+            residual = anderson.record(x) if anderson else _largest_change(image, x)
+            if residual < tol or updates[dtype] >= MAX_UPDATES:
                 break
             if residual < 0.5 * best:
                 best, stall = residual, 0
             else:
                 stall += 1
-                if residual > 100 * best:
+                if residual > 100 * best and anderson:
                     anderson.reset()
                 if stall >= (6 if dtype == np.float32 else 40):  # rounding level reached
                     break
-            anderson.mix(nxt)
-            x, nxt = nxt, x
-        image = anderson.images[anderson.slot]
+            if anderson:
+                anderson.mix(spare)
+                x, spare = spare, x
+            else:
+                x, spare = spare, x
+        if anderson:
+            x = image.copy()
+            del anderson, image
+        else:
+            x = image
         if not write:
-            return image.copy(), residual
-        # one more step from the converged means writes both tables
-        x = image.copy()
-        table_b, table_a = np.empty(shape), np.empty(shape)
-        kernel_b.run(c_b, kernel_b.views(x), means_b, table_b)
-        kernel_a.run(c_a, means_b, kernel_a.views(nxt), table_a)
+            return x, residual
+        # one more step from the converged means writes both tables (B's only where it is not A's)
+        table_b = None if batch.self_swapped else np.empty(shape, table_dtype)
+        kernel_b.run(c_b, x, means_b, table_b)
+        table_a = np.empty(shape, table_dtype)
+        kernel_a.run(c_a, means_b, spare, table_a)
         updates[dtype] += 2
-        np.subtract(nxt, x, out=nxt)
-        return (table_b, table_a), float(max(nxt.max(), -nxt.min()))
+        return (table_b, table_a), _largest_change(spare, x)
 
     x0 = None
     if float32:
-        x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, False)
-    (table_b, table_a), residual = solve(np.float64, x0, tolerance, True)
-    del const_b, low_a
-    table_a = ROUND_POV.flip(table_a)  # X = 1 - Z
+        x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, plan.depth32, False)
+    (table_b, table_a), residual = solve(np.float64, x0, tolerance, plan.depth64, True)
+    del const_b, low_a, x0
+    if lean:  # X = 1 - Z, exactly, in fixed point
+        np.subtract(np.uint32(FIXED_SCALE), table_a, out=table_a)
+    else:
+        table_a = ROUND_POV.flip(table_a)
+    wrap = FixedPointTable if lean else (lambda values: values)
     for h in range(count):
-        out[batch.a_sig(h)] = table_a[h]
+        out[batch.a_sig(h)] = wrap(table_a[h])
         if batch.b_sig(h) != batch.a_sig(h):
-            out[batch.b_sig(h)] = np.ascontiguousarray(table_b[h].transpose(halves))
+            out[batch.b_sig(h)] = wrap(np.ascontiguousarray(table_b[h].transpose(halves)))
     return BatchStats(
         tuple(sig.name for sig in batch.signatures()),
         batch.positions,
@@ -839,6 +1030,8 @@ def build_tables(
     workers: int | None = None,
     float32: bool = True,
     anderson: int = ANDERSON_DEPTH,
+    kernel: str = "auto",
+    lean: bool | None = None,
 ) -> Tables:
     """Solve every signature with 1..``max_dice`` dice a side and at most ``max_cards`` cards in
     each hand (or only what ``roots`` need) and return ``{Signature: table}``.
@@ -846,7 +1039,8 @@ def build_tables(
     ``tables`` may hold tables already built for the same Ace variant: they are reused, and the
     result includes them. ``progress(done_positions, total_positions, batch_stats)`` is called
     after each batch. ``workers`` threads solve independent batches at once (default: the CPUs).
-    ``float32`` starts each batch in float32; ``anderson`` is the depth of the acceleration.
+    ``float32`` starts each batch in float32; ``anderson`` is the depth of the acceleration;
+    ``kernel`` and ``lean`` are :func:`solve_batch`'s.
 
     >>> tables = build_tables(1)
     >>> len(tables), tables.stats.positions, tables.stats.max_residual < 1e-12
@@ -865,7 +1059,7 @@ def build_tables(
     lock = threading.Lock()
 
     def solve(batch: Batch) -> BatchStats:
-        solved, batch_stats = solve_batch(batch, result, ace, tolerance, float32, anderson)
+        solved, batch_stats = solve_batch(batch, result, ace, tolerance, float32, anderson, kernel, lean)
         with lock:
             result.update(solved)
         return batch_stats
