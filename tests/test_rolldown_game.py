@@ -137,7 +137,7 @@ def test_the_rules_and_the_tables_play_a_card_the_same_way(ace, card):
 
 # ----- layout ------------------------------------------------------------------------------------------------------
 LAYERS = {  # a module may import only from lower layers (or its own)
-    "cards": 0, "state": 1, "rules": 2, "notation": 3, "evaluation": 3, "fitted": 3, "hands": 3, "tables": 4,
+    "cards": 0, "state": 1, "rules": 2, "board": 2, "notation": 3, "evaluation": 3, "fitted": 3, "hands": 3, "tables": 4,
     "tablebase": 5, "study": 6, "game": 7, "__init__": 8,
 }
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Deals, Game, GameError, GameType
+from dicetree.solver.games.rolldown.board import board as draw_board
 from dicetree.solver.games.rolldown.cards import UNKNOWN
 from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from dicetree.solver.games.rolldown.evaluation import evaluate as evaluate_position
@@ -112,7 +113,7 @@ class Rolldown(RolldownRules, Game):
         }[self.objective]
 
     # ----- hooks ---------------------------------------------------------------------------------
-    from dicetree.solver.games.rolldown.board import board  # Game.board: the position drawn (a method: game, state)
+    board = draw_board  # Game.board: the position drawn (board.py)
 
     def new_game(self, rng: random.Random) -> RolldownState:
         """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
