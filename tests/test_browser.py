@@ -162,7 +162,7 @@ def test_your_seat_sees_the_engines_hand_face_down(page):
 
     driver, address = page
     position = "d6:2,d8:5/d4:3,d6:6 a QK/5"
-    driver.get(f"{address}?game=rolldown&position={position}")
+    driver.get(f"{address}?game=rolldown&position={position}&depth=1")  # A's view is searched for each hand B may hold
     ranked_moves(driver)
     Select(by_id(driver, "seat-1")).select_by_value("engine")  # you play A against the engine's B
     stack = shots.wait_for(driver, "#board-drawing g.card.face-down")

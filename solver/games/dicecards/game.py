@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
+from dicetree.solver.games.dicecards.board import board as draw_board
 from dicetree.solver.games.dicecards.cards import Card
 from dicetree.solver.games.dicecards.library import CardLibrary, load_library
 from dicetree.solver.games.dicecards.notation import format_position, notation_help, parse_position
@@ -292,7 +293,7 @@ class DiceCards(Game):
 
         return KeepSixStudy(self)
 
-    from dicetree.solver.games.dicecards.board import board  # Game.board: the position drawn (a method: game, state)
+    board = draw_board  # Game.board: the position drawn (board.py)
 
     def is_progress(self, state: DiceCardsState, action) -> bool:
         """A record (rather than a lost roll)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dicetree.solver.games.dicefights.evaluation as evaluation
 import dicetree.solver.games.dicefights.notation as notation
 from dicetree.solver.game import GameType
+from dicetree.solver.games.dicefights.board import board as draw_board
 from dicetree.solver.games.dicefights.policies import STRATEGY_KINDS, TURN_LIMIT, shared_among_players_in, starts_round
 from dicetree.solver.games.dicefights.rules import DiceFightsRules
 from dicetree.solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, DiceFightsState
@@ -53,7 +54,7 @@ class DiceFights(DiceFightsRules):
     def describe_value(self) -> str:
         return "probability of winning the game (a shared win counts 1/k)"
 
-    from dicetree.solver.games.dicefights.board import board  # Game.board: the position drawn (a method: game, state)
+    board = draw_board  # Game.board: the position drawn (board.py)
 
     # ----- played games: the game's own strategies and length cap (policies.py) ----------------------
     turn_limit = TURN_LIMIT

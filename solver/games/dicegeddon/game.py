@@ -17,6 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from dicetree.solver.game import GameType
+from dicetree.solver.games.dicegeddon.board import board as draw_board
 from dicetree.solver.games.dicegeddon.notation import action_name, format_position, notation_help, parse_position
 from dicetree.solver.games.dicegeddon.rules import DicegeddonRules, canonical
 from dicetree.solver.games.dicegeddon.state import Attack, DicegeddonState
@@ -66,7 +67,7 @@ class Dicegeddon(DicegeddonRules):
         return "probability of winning the battle (a draw counts 1/2)"
 
     # ----- standard hooks ----------------------------------------------------------------------------------
-    from dicetree.solver.games.dicegeddon.board import board  # Game.board: the position drawn (a method: game, state)
+    board = draw_board  # Game.board: the position drawn (board.py)
 
     def new_game(self, rng: random.Random | None = None) -> DicegeddonState:
         """The opening of the configured armies, every die unrolled (chance rolls them: ``rng`` is not needed)."""

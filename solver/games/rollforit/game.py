@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
 from dicetree.solver.games.rollforit import evaluation, notation, rules
+from dicetree.solver.games.rollforit.board import board as draw_board
 from dicetree.solver.games.rollforit.strategies import strategy_kinds
 from dicetree.solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
 from dicetree.solver.games.rollforit.state import (
@@ -257,7 +258,7 @@ class RollForIt(Game):
     def player_name(self, player: int) -> str:
         return player_letter(player)
 
-    from dicetree.solver.games.rollforit.board import board  # Game.board: the position drawn (a method: game, state)
+    board = draw_board  # Game.board: the position drawn (board.py)
 
     def is_progress(self, state: RollForItState, action) -> bool:
         return rules.is_progress(state, action)
