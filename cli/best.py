@@ -16,10 +16,10 @@ from dataclasses import replace
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
+from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, game_argument, load_with_rules,
+                                  rule_option, tables_option)
 from dicetree.solver.game import GameError
 
-DEFAULT_TIME = 5.0
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells give it."""
 
@@ -73,9 +73,7 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
             raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
         position = game.example_position()
     state = game.parse(position)
-    if depth is None and time_limit is None:
-        depth = game.default_depth
-        time_limit = DEFAULT_TIME if depth is None else None
+    depth, time_limit = default_limits(game, depth, time_limit)
     if has_simultaneous_moves(game):
         if exact:
             raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "

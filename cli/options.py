@@ -33,6 +33,19 @@ rule_option = click.option(
 )
 
 
+DEFAULT_TIME = 5.0
+"""Seconds a move is searched when neither a depth nor a time is given (and the game sets no depth)."""
+
+
+def default_limits(game: Game, depth: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
+    """The depth and time of ``best`` and ``play`` when the user gives neither: the game's own depth
+    if it declares one, else iterative deepening for :data:`DEFAULT_TIME` seconds."""
+    if depth is None and time_limit is None:
+        depth = game.default_depth
+        time_limit = DEFAULT_TIME if depth is None else None
+    return depth, time_limit
+
+
 def cluster_options(command):
     """``--workers N`` and ``--scheduler ADDRESS`` (:data:`dicetree.solver.parallel.CLUSTER_OPTIONS`) on a command
     with many independent cells: where they run (a local dask cluster, or an existing one)."""

@@ -2,7 +2,7 @@
 
 Usage::
 
-    dicetree play rolldown                       # a fresh deal; you are the first player, the engine depth 2
+    dicetree play rolldown                       # a fresh deal; you are the first player, the engine 5 s a move
     dicetree play rolldown --example --seat B --time 1
     dicetree play dicefights --seat P2 --depth 1
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, tables_option
+from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, game_argument, load_with_rules,
+                                  rule_option, tables_option)
 from dicetree.solver.advice import Advice, advise, choices_of
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, SIMULTANEOUS_KIND, TERMINAL_KIND, Line
 from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
-DEFAULT_DEPTH = 2
 HELP = "a move by its name; ? ranks the moves; undo takes your last move back; quit stops"
 
 
@@ -80,7 +80,8 @@ class Quit(Exception):
 @click.option("--seat", "seats", multiple=True, metavar="PLAYER",
               help="A seat you play, by the game's name for it (A, P2, ...) or its number (repeatable; default "
                    "the first player; the engine plays the others).")
-@click.option("--depth", type=click.IntRange(1, 64), help=f"The engine searches N decisions deep (default {DEFAULT_DEPTH}).")
+@click.option("--depth", type=click.IntRange(1, 64), help=f"The engine searches N decisions deep (default: the game's own depth, else {DEFAULT_TIME:g} s a move by "
+                   "iterative deepening, as `best`).")
 @click.option("--time", "time_limit", type=click.FloatRange(0.01), help="The engine thinks at most SECONDS a move.")
 @click.option("--exact", is_flag=True, help="The engine plays exact values (stored ones where the game has them, else "
                                            "the whole state graph solved: small positions only).")
@@ -97,8 +98,7 @@ def play(game_name, position, example, seats, depth, time_limit, exact, seed, ta
         position = game.example_position()
     start = game.parse(position) if position is not None else game.new_game(rng)
     humans = {seat_of(game, text) for text in seats} or {0}
-    if depth is None and time_limit is None:
-        depth = DEFAULT_DEPTH
+    depth, time_limit = default_limits(game, depth, time_limit)  # as `best`: a hidden hand makes depth 2 minutes long
     engine = Engine(game, depth, time_limit, seed, tables_dir, exact)
     names = ", ".join(game.player_name(p) for p in sorted(humans))
     strength = "exact values" if exact else f"depth {depth}" if depth else f"{time_limit:g} s a move"

@@ -13,6 +13,8 @@ ENDGAME = "d8:5/d6:3 a -/-"
 
 
 def play(*args: str, typed: str) -> str:
+    if "--depth" not in args and "--time" not in args:
+        args += ("--depth", "2")  # a fixed depth: the default (5 s a move) reaches a depth that depends on the machine
     result = CliRunner().invoke(main, ["play", *args], input=typed)
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
@@ -37,6 +39,13 @@ def test_roll_a_given_outcome_the_engine_replies_and_the_review_shows_the_loss()
     out = play("rolldown", ENDGAME, typed="roll a.d8\na.d8=1\n")
     assert "a.d8=1" in out and "B plays d6xd8" in out
     assert "loss 0.4576 (best d8xd6 1.0000)" in out  # the fitted evaluation's depth-2 value
+
+
+def test_the_engine_thinks_as_long_as_best_by_default():
+    out = CliRunner().invoke(main, ["play", "rolldown", ENDGAME], input="quit\n").output
+    assert "the engine the rest (5 s a move)" in out
+    out = CliRunner().invoke(main, ["play", "dicecards", "--example"], input="quit\n").output
+    assert "(depth 1)" in out  # Dice Cards declares its own depth
 
 
 def test_undo_takes_back_the_move_and_what_followed():
