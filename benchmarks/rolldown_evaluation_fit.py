@@ -299,8 +299,9 @@ def main(argv=None) -> None:
              f"--check-samples {args.check_samples} --hidden {args.hidden} --epochs {args.epochs} --decay {args.decay:g} --seed {args.seed}` "
              f"({report['seconds']:.0f} s on 2 shared cores). Labels: exact values of the "
              "endgame tables for the mover; tables split two thirds fit, one third check; the 3-dice "
-             f"positions have more dice than any the fit saw. `fitted`: {args.hidden} hidden tanh units on top "
-             "of the logistic model; `logistic`: the same fit with none.", ""]
+             "positions have more dice than any the fit saw. " + (
+                 f"`fitted`: {args.hidden} hidden tanh units on top of the logistic model; `logistic`: the same "
+                 "fit with none." if args.hidden else "`fitted`: the logistic model (no hidden unit)."), ""]
     lines += table(["set", "positions", "model", "mean abs error", "mean error (bias)", "log loss (bits)", "within 0.05"],
                    [[name, f"{report['positions'][name]:,}", model_name, f"{s['mean_abs_error']:.4f}", f"{s['bias']:+.4f}",
                      f"{s['log_loss_bits']:.4f}", f"{s['within_0.05']:.1%}"]
