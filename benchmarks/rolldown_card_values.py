@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -148,14 +149,15 @@ def main(argv=None) -> None:
         "# RolldownBeta: what each card is worth in hand", "",
         f"Seed {args.seed}; {args.deals} round starts played out 15 times each by `{args.strategy}` on both "
         f"seats (A with its first two dealt cards, then with each rank added); {time.perf_counter() - started:.0f} s "
-        "on 2 shared cores (other helpers' jobs running: load 6 to 10). "
+        f"(deals kept from earlier runs count as 0; load average at the end {os.getloadavg()[0]:.1f} on 2 shared cores). "
         "Exact: the mean gain in the mover's winning chance over every position of the 2-dice-a-side tables "
         "(one card in a hand against none).", "",
         "| card | exact gain, in the mover's hand (2 dice) | in the opponent's | A's win rate, round start "
         "| gain over two cards | 95% interval (paired by deal) |",
         "|---|---:|---:|---:|---:|---|",
         *rows, "",
-        f"A's win rate with its two cards only: {two_cards:.1%} over {len(deals)} games.", "",
+        f"A's win rate with its two cards only: {two_cards:.1%} over {len(deals)} games; the mean gain of a "
+        f"third card over the 14 ranks: {sum(p['gain'] for p in played.values()) / len(played):+.3f}.", "",
         "Command: `.venv/bin/python benchmarks/rolldown_card_values.py --tables /work/tables "
         f"--card-store /work/tables-rdeval --deals {args.deals} --seed {args.seed}`.",
     ])
