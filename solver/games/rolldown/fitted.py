@@ -1,11 +1,13 @@
-"""RolldownBeta's fitted leaf evaluation: a small neural network for the mover's chance to win the round.
+"""RolldownBeta's fitted leaf evaluation: a logistic model of the mover's chance to win the round.
 
 The estimate is ``sigmoid(logit)`` from the view of the player whose decision comes next, where
 ``logit = bias + weights . features + card weights + out . tanh(W (features - mean) / scale + b)``:
 a logistic model over features (:func:`features`) that mean the same for any number of dice,
-with one hidden layer of tanh units over the same features added to its logit (with no hidden
-unit it is the plain logistic model). Cards enter the logit linearly, a weight per card rank in
-each hand, so hands of two or three cards (the fit sees at most one) add up as they did before.
+to which the data file may add a hidden layer of tanh units over the same features (a small
+neural network). The shipped model has no hidden unit: networks fitted the small endgames better
+but carried over to 3 dice worse (``results/rolldown-evaluation/README.md``). Cards enter the
+logit linearly, a weight per card rank in each hand, so hands of two or three cards (the fit sees
+at most one) add up.
 A model fitted to the exact values of small endgames (at most 2 dice a side, with and without
 cards) carries over to the middle game:
 
