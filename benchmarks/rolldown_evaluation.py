@@ -12,7 +12,10 @@ into ``--tables`` first (3 dice without cards: ``dicetree tablebase build rolldo
 
 Reported per evaluation and depth: exact best moves with their 95% (Wilson) interval, the mean
 loss with its 95% interval (normal approximation), the worst loss, the mean error of the search's
-root value against the exact value, and the time per search. Every (position, evaluation, depth)
+root value against the exact value, and the time per search; and why choices miss: how many of
+the misses are *close calls* (the chosen move within ``CLOSE`` = 0.005 of the exact best), how
+many positions are close calls whatever is chosen (the exact best and second-best values within
+``CLOSE``), and the share of the total loss that the misses losing more than ``CLOSE`` make. Every (position, evaluation, depth)
 result is appended to ``<output>.partial.jsonl`` as it is found, so a stopped run resumes.
 
 Usage::
@@ -45,6 +48,7 @@ from dicetree.solver.search import Searcher
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
 EVALUATIONS = ("fitted", "heuristic")
 TIE = 1e-9
+CLOSE = 0.005
 DECK = [card for card, copies in DECK_COPIES.items() for _ in range(copies)]
 
 
@@ -73,6 +77,7 @@ class Outcome:
     value_error: float  # the search's root value less the exact value of the position
     seconds: float
     nodes: int
+    gap: float  # the exact best value less the best value of a move that is not an exact best (0: all tie)
 
 
 def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int) -> Outcome:
@@ -81,8 +86,9 @@ def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dic
     seconds = time.perf_counter() - started
     best = max(exact.values())
     chosen = exact[result.best.name]
+    others = [v for v in exact.values() if v < best - TIE]
     return Outcome(game.format(state), game.evaluation, depth, result.best.name, chosen >= best - TIE,
-                   best - chosen, result.value - best, seconds, result.stats.nodes)
+                   best - chosen, result.value - best, seconds, result.stats.nodes, best - max(others, default=best))
 
 
 def summary(outcomes: list[Outcome]) -> dict:
@@ -98,6 +104,11 @@ def summary(outcomes: list[Outcome]) -> dict:
         "mean_abs_value_error": sum(abs(o.value_error) for o in outcomes) / n if n else 0.0,
         "seconds_per_search": sum(o.seconds for o in outcomes) / n if n else 0.0,
         "nodes_per_search": sum(o.nodes for o in outcomes) / n if n else 0.0,
+        "misses": n - hits,
+        "close_misses": sum(1 for o in outcomes if not o.exact and o.loss <= CLOSE),
+        "close_positions": sum(1 for o in outcomes if o.gap <= CLOSE),
+        "wide_miss_loss_share": (sum(o.loss for o in outcomes if o.loss > CLOSE) / total
+                                 if (total := sum(o.loss for o in outcomes)) else 0.0),
     }
 
 
@@ -173,6 +184,13 @@ def main(argv=None) -> None:
             f"{s['exact_interval'][0]:.1%} – {s['exact_interval'][1]:.1%} | {s['mean_loss']:.4f} | "
             f"{s['mean_loss_interval'][0]:.4f} – {s['mean_loss_interval'][1]:.4f} | {s['worst_loss']:.3f} | "
             f"{s['mean_abs_value_error']:.3f} | {s['seconds_per_search']:.3f} | {s['nodes_per_search']:,.0f} |")
+    lines += ["", f"Why choices miss (close: within {CLOSE} of the exact best).", "",
+              "| evaluation | depth | misses | close misses | positions whose best two moves are close | "
+              "share of the loss from wider misses |", "|---|---:|---:|---:|---:|---:|"]
+    for key, s in report["results"].items():
+        name, _, depth = key.partition(" depth ")
+        lines.append(f"| {name} | {depth} | {s['misses']} | {s['close_misses']} | {s['close_positions']} | "
+                     f"{s['wide_miss_loss_share']:.0%} |")
     text = "\n".join(lines) + "\n"
     if args.quick:
         print(text)

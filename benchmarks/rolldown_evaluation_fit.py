@@ -1,9 +1,10 @@
 """Fit RolldownBeta's leaf evaluation to exact endgame values, and check it where the fit never looked.
 
 The model (:mod:`dicetree.solver.games.rolldown.fitted`) is a logistic model of the mover's chance to win
-the round. Labels are exact values from the endgame tables (``--tables``; build them first with
-``dicetree tablebase build rolldown --dice 2``, and ``--dice 3`` for the 3-dice check; the tables with
-cards it needs, it builds):
+the round with a hidden layer of ``--hidden`` tanh units added to its logit (0: the plain logistic
+model). Labels are exact values from the endgame tables (``--tables``, only read; build them first
+with ``dicetree tablebase build rolldown --dice 2``, and ``--dice 3`` for the 3-dice check); the tables
+with cards it needs, it builds into ``--card-store`` (default: ``--tables``):
 
 * ``--samples`` positions of each table of 2 dice a side without cards (2,016,400 positions in
   all), and ``--card-samples`` of each of ``--card-tables`` tables drawn (seeded) from the 58,464
@@ -16,16 +17,20 @@ cards it needs, it builds):
 * the 3-dice check (``--check-samples`` positions of each 3-dice table without cards, where
   those tables are stored) is positions with more dice than any the fit saw.
 
-The fit is soft-label logistic regression (cross-entropy against the exact value, standardized
-features, a small ridge, scipy's L-BFGS). Reported per set: mean absolute error, the mean error
-(bias) and the log loss in bits of the fitted model and of the hand-made heuristic. The model is
-written to ``solver/games/rolldown/fitted_evaluation.json`` (versioned, checksummed) and the
-figures to ``results/rolldown-evaluation/fit.{md,json}``.
+The fit minimizes the cross-entropy against the exact value (soft labels) over standardized
+features with a small weight decay, by Adam on minibatches, keeping the weights that did best on
+the held-out tables of at most 2 dice (never on 3 dice). The logistic model (``--hidden 0``) is
+fitted the same way in the same run, for comparison. Reported per set: mean absolute error, the
+mean error (bias) and the log loss in bits of the fitted model, the logistic one and the hand-made
+heuristic. The model is written to ``solver/games/rolldown/fitted_evaluation.json`` (versioned,
+checksummed) and the figures to ``results/rolldown-evaluation/fit.{md,json}``. The labelled
+positions are kept in ``benchmarks/.cells/rolldown_evaluation_fit/`` (a rerun with the same
+sampling reads them instead of computing the features again).
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_evaluation_fit.py                      # ~5 minutes
-    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --card-samples 2 --quick   # smoke test, no files
+    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval
+    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples 50 --card-tables 20 --card-samples 20 --quick
 """
 
 from __future__ import annotations
@@ -35,11 +40,12 @@ import itertools
 import json
 import random
 import time
+import zlib
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
-from report import write_report
-from scipy.optimize import minimize
+from report import CELLS, write_report
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import RolldownState
@@ -51,6 +57,8 @@ from dicetree.solver.games.rolldown.fitted import (
     FEATURE_NAMES,
     VERSION,
     FittedModel,
+    NO_HIDDEN_LAYER,
+    HiddenLayer,
     design_row,
     model_payload,
 )
@@ -59,7 +67,6 @@ from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
 SLOT = {sides: slot for slot, sides in enumerate(DIE_SIDES)}
-RIDGE = 1e-5
 
 
 def position(signature: Signature, faces: tuple[int, ...]) -> RolldownState:
@@ -109,13 +116,91 @@ def one_die_pair_values(tablebase: Tablebase) -> dict[tuple[int, int], list[floa
     return pairs
 
 
-def cross_entropy(params: np.ndarray, x: np.ndarray, y: np.ndarray):
-    z = x @ params[:-1] + params[-1]
-    p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-    eps = 1e-12
-    loss = -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + RIDGE * np.sum(params[:-1] ** 2)
-    grad_z = (p - y) / len(y)
-    return loss, np.append(x.T @ grad_z + 2 * RIDGE * params[:-1], grad_z.sum())
+class Network(NamedTuple):
+    """Weights on standardized inputs: ``bias + linear . x + out . tanh(x[:k] @ first + first_bias)``."""
+
+    bias: np.ndarray
+    linear: np.ndarray
+    first: np.ndarray
+    first_bias: np.ndarray
+    out: np.ndarray
+
+    def forward(self, x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        hidden = np.tanh(x[:, :k] @ self.first + self.first_bias)
+        return self.bias + x @ self.linear + hidden @ self.out, hidden
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+def mean_cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def train(x: np.ndarray, y: np.ndarray, x_check: np.ndarray, y_check: np.ndarray, units: int, epochs: int,
+          seed: int, k: int, decay: float, batch: int = 4096, rate: float = 3e-3) -> tuple[Network, list[float]]:
+    """Adam on the soft-label cross-entropy (inputs already standardized); the epoch's weights that
+    did best on the check set, with the check loss of every epoch."""
+    rng = np.random.default_rng(seed)
+    net = Network(np.zeros(1), np.zeros(x.shape[1]), rng.normal(0, 1 / np.sqrt(k), (k, units)),
+                  np.zeros(units), rng.normal(0, 0.1, units))
+    params = list(net)
+    moments = [np.zeros_like(p) for p in params]
+    squares = [np.zeros_like(p) for p in params]
+    best, best_loss, history, step = net, np.inf, [], 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(y))
+        lr = rate * (0.5 ** (epoch // max(1, epochs // 4)))  # halved every quarter of the epochs
+        for begin in range(0, len(y), batch):
+            picked = order[begin:begin + batch]
+            xb, yb = x[picked], y[picked]
+            current = Network(*params)
+            z, hidden = current.forward(xb, k)
+            grad_z = (sigmoid(z) - yb) / len(yb)
+            grad_hidden = np.outer(grad_z, current.out) * (1 - hidden**2)
+            grads = [np.array([grad_z.sum()]), xb.T @ grad_z + decay * current.linear,
+                     xb[:, :k].T @ grad_hidden + decay * current.first, grad_hidden.sum(axis=0),
+                     hidden.T @ grad_z + decay * current.out]
+            step += 1
+            for i, g in enumerate(grads):
+                moments[i] = 0.9 * moments[i] + 0.1 * g
+                squares[i] = 0.999 * squares[i] + 0.001 * g * g
+                params[i] = params[i] - lr * (moments[i] / (1 - 0.9**step)) / (
+                    np.sqrt(squares[i] / (1 - 0.999**step)) + 1e-8)
+        current = Network(*params)
+        loss = mean_cross_entropy(sigmoid(current.forward(x_check, k)[0]), y_check)
+        history.append(loss)
+        print(f"  {units} hidden units, epoch {epoch + 1}/{epochs}: check cross-entropy {loss:.5f}", flush=True)
+        if loss < best_loss:
+            best, best_loss = current, loss
+    return best, history
+
+
+def to_model(net: Network, mean: np.ndarray, scale: np.ndarray, pairs) -> FittedModel:
+    """The network on raw design rows: the linear part's standardization unfolded, the hidden layer's kept."""
+    k, c = len(FEATURE_NAMES), len(CARD_RANKS)
+    linear = net.linear / scale
+    bias = float(net.bias[0] - np.sum(net.linear * mean / scale))
+    hidden = HiddenLayer(tuple(mean[:k]), tuple(scale[:k]), tuple(tuple(column) for column in net.first.T),
+                         tuple(net.first_bias), tuple(net.out)) if net.out.size else NO_HIDDEN_LAYER
+    return FittedModel(tuple(linear[:k]), bias, tuple(linear[k:k + c]), tuple(linear[k + c:]), pairs, hidden)
+
+
+def labelled_cached(name: str, compute) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``compute(rng)``'s (rows, labels, heuristic), kept in ``benchmarks/.cells`` under ``name``, with a
+    generator seeded by ``name`` (so a set sampled again is the same set, whatever was kept)."""
+    path = CELLS / "rolldown_evaluation_fit" / f"{name}.npz"
+    if path.exists():
+        found = np.load(path)
+        return found["rows"], found["labels"], found["heuristic"]
+    rows, labels, heuristic = compute(np.random.default_rng(zlib.crc32(name.encode())))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.stem + ".part.npz")
+    np.savez(partial, rows=rows, labels=labels, heuristic=heuristic)
+    partial.replace(path)
+    return rows, labels, heuristic
 
 
 def scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
@@ -134,75 +219,95 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
-    parser.add_argument("--samples", type=int, default=1500, help="positions sampled per table without cards")
-    parser.add_argument("--card-tables", type=int, default=600, help="tables with cards sampled (built if missing)")
-    parser.add_argument("--card-samples", type=int, default=200, help="positions sampled per table with cards")
+    parser.add_argument("--card-store", default=None, help="table folder the tables with cards are built in "
+                        "(default: --tables)")
+    parser.add_argument("--samples", type=int, default=4000, help="positions sampled per table without cards")
+    parser.add_argument("--card-tables", type=int, default=3000, help="tables with cards sampled (built if missing)")
+    parser.add_argument("--card-samples", type=int, default=300, help="positions sampled per table with cards")
     parser.add_argument("--check-samples", type=int, default=300, help="positions sampled per 3-dice table")
+    parser.add_argument("--hidden", type=int, default=32, help="hidden tanh units (0: the logistic model alone)")
+    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--decay", type=float, default=1e-6, help="weight decay (L2) of every weight")
+    parser.add_argument("--no-logistic", action="store_true", help="do not fit the logistic model for comparison")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="print only: no data file, no results")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    rng = np.random.default_rng(args.seed)
     tablebase = Tablebase(TableStore(args.tables), ace="online")
+    card_base = Tablebase(TableStore(args.card_store), ace="online") if args.card_store else tablebase
     pairs = one_die_pair_values(tablebase)
 
     shuffler = random.Random(args.seed)
     card_tables = [s for s in all_signatures(2, 1) if s.cards]
     shuffler.shuffle(card_tables)
     card_tables = card_tables[:args.card_tables]
-    tablebase.build(roots=card_tables)  # those not stored yet, with what they need
+    card_base.build(roots=card_tables)  # those not stored yet, with what they need
     print(f"card tables ready, {time.perf_counter() - started:.0f} s", flush=True)
     signatures = [s for s in all_signatures(2, 0) if s.dice == 2] + card_tables
     shuffler.shuffle(signatures)
     held_out = set(signatures[::3])
     sets = {}
+    sampling = f"s{args.seed}-n{args.samples}-c{args.card_tables}x{args.card_samples}"
     for name, with_cards in (("no cards", False), ("cards", True)):
         chosen = [s for s in signatures if bool(s.cards) == with_cards]
         samples = args.card_samples if with_cards else args.samples
         for part, members in (("fit", [s for s in chosen if s not in held_out]),
                               ("check", [s for s in chosen if s in held_out])):
-            found = labelled(tablebase, members, samples, rng, pairs)
+            found = labelled_cached(f"{sampling}-{part}-{'cards' if with_cards else 'nocards'}",
+                                    lambda rng, members=members, samples=samples, base=card_base if with_cards else tablebase:
+                                    labelled(base, members, samples, rng, pairs))
             print(f"{part}, {name}: {len(found[1]):,} positions, {time.perf_counter() - started:.0f} s", flush=True)
             if len(found[1]):
                 sets[f"{part}, at most 2 dice, {name}"] = found
     three = [Signature(m, t) for m in itertools.combinations(DIE_SIDES, 3) for t in itertools.combinations(DIE_SIDES, 3)]
-    check3 = labelled(tablebase, three, args.check_samples, rng, pairs)
+    check3 = labelled_cached(f"s{args.seed}-three{args.check_samples}",
+                             lambda rng: labelled(tablebase, three, args.check_samples, rng, pairs))
     if len(check3[1]):
         sets["check, 3 dice, no cards"] = check3
 
     fit_names = [name for name in sets if name.startswith("fit")]
+    check_names = [name for name in sets if name.startswith("check, at most 2")]
     x_fit = np.vstack([sets[n][0] for n in fit_names])
     y_fit = np.concatenate([sets[n][1] for n in fit_names])
-    scale = np.maximum(x_fit.std(axis=0), 1e-9)
-    result = minimize(cross_entropy, np.zeros(x_fit.shape[1] + 1), args=(x_fit / scale, y_fit), jac=True,
-                      method="L-BFGS-B", options={"maxiter": 2000})
-    coefficients = result.x[:-1] / scale
-    bias = float(result.x[-1])
-    k, c = len(FEATURE_NAMES), len(CARD_RANKS)
-    model = FittedModel(tuple(coefficients[:k]), bias, tuple(coefficients[k:k + c]), tuple(coefficients[k + c:]), pairs)
+    mean, scale = x_fit.mean(axis=0), np.maximum(x_fit.std(axis=0), 1e-9)
+    x_check = (np.vstack([sets[n][0] for n in check_names]) - mean) / scale
+    y_check = np.concatenate([sets[n][1] for n in check_names])
+    x_fit = (x_fit - mean) / scale
+    k = len(FEATURE_NAMES)
+    models, histories = {}, {}
+    for label, units in (("fitted", args.hidden), ("logistic", 0)):
+        if label == "logistic" and (not args.hidden or args.no_logistic):
+            continue
+        net, histories[label] = train(x_fit, y_fit, x_check, y_check, units, args.epochs, args.seed, k, args.decay)
+        models[label] = to_model(net, mean, scale, pairs)
+        print(f"{label}: fitted, {time.perf_counter() - started:.0f} s", flush=True)
+    model = models["fitted"]
 
-    report = {"version": VERSION, "seed": args.seed, "card_samples": args.card_samples,
-              "check_samples": args.check_samples, "converged": bool(result.success), "scores": {},
+    report = {"version": VERSION, "seed": args.seed, "samples": args.samples, "card_tables": args.card_tables,
+              "card_samples": args.card_samples, "check_samples": args.check_samples, "hidden": args.hidden,
+              "epochs": args.epochs, "check_cross_entropy_by_epoch": histories, "scores": {},
               "positions": {name: int(len(y)) for name, (_, y, _) in sets.items()}}
     for name, (x, y, heuristic) in sets.items():
-        fitted = 1.0 / (1.0 + np.exp(-np.clip(x @ coefficients + bias, -30, 30)))
-        report["scores"][name] = {"fitted": scores(fitted, y), "heuristic": scores(heuristic, y)}
+        report["scores"][name] = {label: scores(sigmoid(found.logits(x)), y) for label, found in models.items()}
+        report["scores"][name]["heuristic"] = scores(heuristic, y)
     report["seconds"] = time.perf_counter() - started
     summary = {name: by_model["fitted"] for name, by_model in report["scores"].items()}
 
     lines = ["# RolldownBeta: the fitted leaf evaluation against exact values", "",
              f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} "
              f"--card-tables {args.card_tables} --card-samples {args.card_samples} "
-             f"--check-samples {args.check_samples} --seed {args.seed}` ({report['seconds']:.0f} s; "
-             f"L-BFGS {'converged' if result.success else 'did NOT converge'}). Labels: exact values of the "
+             f"--check-samples {args.check_samples} --hidden {args.hidden} --epochs {args.epochs} --decay {args.decay:g} --seed {args.seed}` "
+             f"({report['seconds']:.0f} s on 2 shared cores). Labels: exact values of the "
              "endgame tables for the mover; tables split two thirds fit, one third check; the 3-dice "
-             "positions have more dice than any the fit saw.", ""]
+             "positions have more dice than any the fit saw. " + (
+                 f"`fitted`: {args.hidden} hidden tanh units on top of the logistic model; `logistic`: the same "
+                 "fit with none." if args.hidden else "`fitted`: the logistic model (no hidden unit)."), ""]
     lines += table(["set", "positions", "model", "mean abs error", "mean error (bias)", "log loss (bits)", "within 0.05"],
                    [[name, f"{report['positions'][name]:,}", model_name, f"{s['mean_abs_error']:.4f}", f"{s['bias']:+.4f}",
                      f"{s['log_loss_bits']:.4f}", f"{s['within_0.05']:.1%}"]
                     for name, by_model in report["scores"].items() for model_name, s in by_model.items()])
-    lines += table(["feature", "weight"], [[n, f"{w:+.4f}"] for n, w in zip(FEATURE_NAMES, model.weights)]
-                   + [["bias", f"{bias:+.4f}"]])
+    lines += table(["feature", "linear weight"], [[n, f"{w:+.4f}"] for n, w in zip(FEATURE_NAMES, model.weights)]
+                   + [["bias", f"{model.bias:+.4f}"]])
     lines += table(["card", "weight in the mover's hand", "in the opponent's"],
                    [[CARD_LETTERS[r], f"{a:+.4f}", f"{b:+.4f}"]
                     for r, a, b in zip(CARD_RANKS, model.my_card_weights, model.their_card_weights)])
@@ -210,8 +315,9 @@ def main(argv=None) -> None:
     if args.quick:
         print(text)
         return
-    extra = {"fitted_by": "benchmarks/rolldown_evaluation_fit.py", "seed": args.seed,
-             "card_tables": args.card_tables, "card_samples": args.card_samples, "scores": summary}
+    extra = {"fitted_by": "benchmarks/rolldown_evaluation_fit.py", "seed": args.seed, "samples": args.samples,
+             "card_tables": args.card_tables, "card_samples": args.card_samples, "epochs": args.epochs,
+             "scores": summary}
     DATA_FILE.write_text(json.dumps(model_payload(model, extra), indent=1) + "\n")
     print(f"wrote {DATA_FILE}")
     write_report(RESULTS / "fit", text, report)

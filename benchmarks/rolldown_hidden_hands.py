@@ -12,11 +12,13 @@ Two measurements (issue 14, part 3):
   search's loss for the averaged move (what the hidden hand makes the mover give up, as the
   all-seeing search values it).
 
-Each measurement is a cell kept in ``benchmarks/.cells/`` (a stopped run resumes).
+Each measurement is a cell kept in ``benchmarks/.cells/`` (a stopped run resumes); a duel also keeps
+every finished deal in ``benchmarks/.cells/rolldown_hidden_hands/<cell>.jsonl``, so a duel stopped
+half-way resumes with the deals it lacks.
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_hidden_hands.py             # about an hour on 2 cores
+    .venv/bin/python benchmarks/rolldown_hidden_hands.py             # about 30 minutes on 2 shared cores (the depth-1 cells take an hour more when not kept)
     .venv/bin/python benchmarks/rolldown_hidden_hands.py --quick     # ~1 minute
 
 Writes ``results/rolldown-hidden/hidden-hands.{md,json}``.
@@ -30,21 +32,26 @@ import statistics
 import time
 from pathlib import Path
 
-from report import cell, write_report
+from report import CELLS, cell, write_report
 
 from dicetree.solver.analysis import analyse
 from dicetree.solver.games import load_game
 from dicetree.solver.match import Duel
+from dicetree.solver.results import MatchLog
 from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-hidden"
 
 
-def duel_cell(depth: int, hands: int, games: int, seed: int) -> dict:
-    """The seeing-only strategy (A) against the all-seeing one (B)."""
+def duel_cell(depth: int, hands: int, games: int, seed: int, log_name: str) -> dict:
+    """The seeing-only strategy (A) against the all-seeing one (B), each finished deal kept in a log."""
     game = load_game("rolldown")
     a, b = f"solver:depth={depth},hands={hands}", f"solver:depth={depth},all-seeing"
-    result = Duel(game, a, b, games=games, seed=seed).run(jobs=2)
+    log_path = CELLS / "rolldown_hidden_hands" / f"{log_name}.jsonl"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = MatchLog(log_path, {"a": a, "b": b, "games": games, "seed": seed})
+    result = Duel(game, a, b, games=games, seed=seed).run(jobs=2, done=log.finished_records(2),
+                                                          on_played=log.append_records)
     low, high = result.interval()
     return {"a": a, "b": b, "games": result.games, "rate": result.rate, "low": low, "high": high,
             "seconds": round(result.elapsed, 1)}
@@ -85,12 +92,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     started = time.perf_counter()
-    # (depth, hands, games or deals): a depth-2 decision averaged over 16 hands costs about 6 s here.
-    duel_plan = ((1, 16, 8),) if args.quick else ((1, 16, 200), (2, 4, 60))
+    # (depth, hands, games or deals): a depth-2 decision averaged over 16 hands costs about 6 s here,
+    # so the depth-2 duel (A averaging over 4 hands) is kept to what finishes in about half an hour.
+    duel_plan = ((1, 16, 8),) if args.quick else ((1, 16, 200), (2, 4, 24))
     move_plan = ((1, 16, 2), (2, 16, 2)) if args.quick else ((1, 16, 20), (2, 16, 6))
-    duels = [cell("rolldown_hidden_hands", f"duel-d{depth}-h{hands}-{games}-{args.seed}",
-                  lambda depth=depth, hands=hands, games=games: duel_cell(depth, hands, games, args.seed))
-             for depth, hands, games in duel_plan]
+    duels = [cell("rolldown_hidden_hands", name, lambda depth=depth, hands=hands, games=games, name=name:
+                  duel_cell(depth, hands, games, args.seed, name))
+             for depth, hands, games in duel_plan for name in [f"duel-d{depth}-h{hands}-{games}-{args.seed}"]]
     moves = [cell("rolldown_hidden_hands", f"moves-d{depth}-h{hands}-{deals}-{args.seed}",
                   lambda depth=depth, hands=hands, deals=deals: positions_cell(depth, hands, deals, args.seed))
              for depth, hands, deals in move_plan]

@@ -177,7 +177,7 @@ class Searcher:
     >>> searcher = Searcher(game, cache_slots=2**16)
     >>> result = searcher.search(game.parse("d6:2,d8:5/d4:3,d6:6 a QK/-"), depth=2)
     >>> result.depth, result.best.name, len(result.moves)
-    (2, 'Q b.d6', 13)
+    (2, 'roll b.d6', 13)
 
     One searcher may run many searches; its cache carries move-ordering hints between them.
     ``history`` switches the history heuristic of move ordering.

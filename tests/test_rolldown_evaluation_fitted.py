@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +15,7 @@ from dicetree.solver.games.rolldown.fitted import (
     DATA_FILE,
     LAST_PAIR_WIN,
     EvaluationDataError,
+    design_row,
     features,
     load_model,
     payload_checksum,
@@ -78,7 +80,7 @@ def corrupt_copy(tmp_path, change) -> str:
 
 
 def test_the_data_file_is_checked_on_load(tmp_path):
-    assert load_model().version == 1
+    assert load_model().version == 2
     with pytest.raises(EvaluationDataError, match="checksum mismatch"):
         load_model(corrupt_copy(tmp_path, lambda p: p["weights"].__setitem__(0, p["weights"][0] + 1)))
 
@@ -92,6 +94,26 @@ def test_the_data_file_is_checked_on_load(tmp_path):
     truncated.write_text(DATA_FILE.read_text()[:1000])
     with pytest.raises(EvaluationDataError, match="cannot be read"):
         load_model(str(truncated))
+
+    def one_unit_short(payload):
+        layer = payload["hidden_layer"]
+        layer["weights"], layer["bias"] = [[0.1] * len(payload["features"])], [0.0]
+        layer["out"], layer["mean"], layer["scale"] = [0.5, 0.5], [0.0] * len(payload["features"]), [1.0]
+        payload["sha256"] = payload_checksum(payload)
+
+    with pytest.raises(EvaluationDataError, match="sizes do not match"):
+        load_model(corrupt_copy(tmp_path, one_unit_short))
+
+
+def test_a_matrix_of_design_rows_gets_the_logits_one_row_gets():
+    model = load_model()
+    states = [GAME.parse(text) for text in ("d8:7,d12:10/d6:2,d10:3 a -/-", "d4:1,d6:2,d20:4/d8:3,d10:2,d12:5 b K/-",
+                                            "d6:2,d8:3,d10:1,d12:4/d10:6,d12:9,d20:3,d4:4 a AX/Q")]
+    rows = [design_row(state, state.mover, model.pair_values) for state in states]
+    together = model.logits(rows)
+    for row, logit, state in zip(rows, together, states):
+        assert float(model.logits(row)) == pytest.approx(float(logit), abs=1e-12)
+        assert model.estimate(state, state.mover) == pytest.approx(1 / (1 + math.exp(-logit)), abs=1e-12)
 
 
 def test_a_damaged_data_file_is_one_line_and_exit_2(tmp_path, monkeypatch):

@@ -1,8 +1,14 @@
 """RolldownBeta's fitted leaf evaluation: a logistic model of the mover's chance to win the round.
 
-The estimate is ``sigmoid(weights . features + card weights)`` from the view of the player whose
-decision comes next, with features (:func:`features`) that mean the same for any number of dice,
-so a model fitted to the exact values of small endgames (at most 2 dice a side, with and without
+The estimate is ``sigmoid(logit)`` from the view of the player whose decision comes next, where
+``logit = bias + weights . features + card weights + out . tanh(W (features - mean) / scale + b)``:
+a logistic model over features (:func:`features`) that mean the same for any number of dice,
+to which the data file may add a hidden layer of tanh units over the same features (a small
+neural network). The shipped model has no hidden unit: networks fitted the small endgames better
+but carried over to 3 dice worse (``results/rolldown-evaluation/README.md``). Cards enter the
+logit linearly, a weight per card rank in each hand, so hands of two or three cards (the fit sees
+at most one) add up.
+A model fitted to the exact values of small endgames (at most 2 dice a side, with and without
 cards) carries over to the middle game:
 
 * **Captures now.** The shares of the n x n pairs (my die, their die) that the mover, and the
@@ -17,6 +23,10 @@ cards) carries over to the middle game:
   lets it capture (or be captured by) each opposing die, mean sides, highest and lowest face, each
   as the mover's less the opponent's.
 * **Cards.** A weight per card rank in the mover's hand and in the opponent's (added to the logit).
+
+The hidden layer is evaluated with numpy, imported when the first estimate is asked for (a
+command that only reads rules or notation does not load it); :meth:`FittedModel.logits` takes a
+whole matrix of design rows at once, which is how the fitting script and the checks use it.
 
 A mover who can take the last pair wins at once: that is :data:`LAST_PAIR_WIN`, not the model; the
 last pair without cards is its exact (stored) value, clipped like the model's. A
@@ -51,7 +61,7 @@ from dicetree.solver.games.rolldown.state import RolldownState
 
 DATA_FILE = Path(__file__).with_name("fitted_evaluation.json")
 FORMAT = "dicetree rolldown fitted evaluation"
-VERSION = 1
+VERSION = 2
 LAST_PAIR_WIN = 0.999
 CLIP = 1e-3
 MEMO_SIZE = 1 << 17  # estimates remembered (then forgotten at once: a few tens of MB at most)
@@ -158,6 +168,25 @@ def design_row(state: RolldownState, to_move: int, pair_values: PairValues) -> l
 
 
 @dataclass(frozen=True)
+class HiddenLayer:
+    """The network's hidden layer: ``out . tanh(weights @ ((features - mean) / scale) + bias)``,
+    ``weights`` a row per unit (no rows: no hidden layer, the plain logistic model)."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[tuple[float, ...], ...]
+    bias: tuple[float, ...]
+    out: tuple[float, ...]
+
+    @property
+    def units(self) -> int:
+        return len(self.weights)
+
+
+NO_HIDDEN_LAYER = HiddenLayer((), (), (), (), ())
+
+
+@dataclass(frozen=True)
 class FittedModel:
     """The fitted weights with the pair values they read; :meth:`estimate` is the evaluation's."""
 
@@ -166,16 +195,48 @@ class FittedModel:
     my_card_weights: tuple[float, ...]
     their_card_weights: tuple[float, ...]
     pair_values: PairValues
+    hidden: HiddenLayer = NO_HIDDEN_LAYER
     version: int = VERSION
 
     def __post_init__(self) -> None:
-        # every coefficient in design-row order, joined once (the hot path zips it with a row)
-        object.__setattr__(self, "coefficients", self.weights + self.my_card_weights + self.their_card_weights)
         object.__setattr__(self, "_memo", {})
+        object.__setattr__(self, "_arrays", None)
 
-    def logit(self, state: RolldownState, to_move: int) -> float:
-        row = design_row(state, to_move, self.pair_values)
-        return self.bias + sum(w * v for w, v in zip(self.coefficients, row))
+    def _matrices(self):
+        """The coefficients as numpy arrays, the hidden layer's standardization folded into its weights
+        (built on first use, so loading the model does not load numpy)."""
+        if self._arrays is None:
+            import numpy as np
+
+            linear = np.array(self.weights + self.my_card_weights + self.their_card_weights)
+            k = len(FEATURE_NAMES)
+            if self.hidden.units:
+                scaled = np.array(self.hidden.weights) / np.array(self.hidden.scale)  # units x features
+                first = np.ascontiguousarray(scaled.T)
+                first_bias = np.array(self.hidden.bias) - scaled @ np.array(self.hidden.mean)
+                out = np.array(self.hidden.out)
+            else:
+                first, first_bias, out = np.zeros((k, 0)), np.zeros(0), np.zeros(0)
+            object.__setattr__(self, "_arrays", (linear, first, first_bias, out, k))
+        return self._arrays
+
+    def logits(self, rows):
+        """The model's logit of each design row (:func:`design_row`; a matrix, one row per position,
+        or a single row).
+
+        >>> model = load_model()
+        >>> rows = [design_row(RolldownState(dice=((0, 0, f, 0, 12, 0), (3, 0, 0, 0, 0, 2)), mover=0), 0,
+        ...                    model.pair_values) for f in (1, 8)]
+        >>> low, high = model.logits(rows)
+        >>> bool(low < high)
+        True
+        """
+        import numpy as np
+
+        linear, first, first_bias, out, k = self._matrices()
+        x = np.asarray(rows, dtype=float)
+        hidden = np.tanh(x[..., :k] @ first + first_bias) @ out if out.size else 0.0
+        return x @ linear + self.bias + hidden
 
     def estimate(self, state: RolldownState, to_move: int) -> float:
         """The estimated chance that ``to_move``, whose decision comes next, wins the round (remembered:
@@ -197,7 +258,7 @@ class FittedModel:
                 return LAST_PAIR_WIN
             if not state.hands[0] and not state.hands[1] and not any(state.first_turn):
                 return min(1.0 - CLIP, max(CLIP, self.pair_values[(s, t)][(f - 1) * t + g - 1]))
-        z = max(-30.0, min(30.0, self.logit(state, to_move)))
+        z = max(-30.0, min(30.0, float(self.logits(design_row(state, to_move, self.pair_values)))))
         return min(1.0 - CLIP, max(CLIP, 1.0 / (1.0 + math.exp(-z))))
 
 
@@ -217,6 +278,9 @@ def model_payload(model: FittedModel, extra: dict) -> dict:
         "format": FORMAT, "version": model.version, "features": list(FEATURE_NAMES),
         "weights": list(model.weights), "bias": model.bias, "card_ranks": [CARD_LETTERS[c] for c in CARD_RANKS],
         "my_card_weights": list(model.my_card_weights), "their_card_weights": list(model.their_card_weights),
+        "hidden_layer": {"units": model.hidden.units, "activation": "tanh", "mean": list(model.hidden.mean),
+                         "scale": list(model.hidden.scale), "weights": [list(row) for row in model.hidden.weights],
+                         "bias": list(model.hidden.bias), "out": list(model.hidden.out)},
         "pair_values": {pair_key(key): values for key, values in sorted(model.pair_values.items())},
         **extra,
     }
@@ -224,12 +288,25 @@ def model_payload(model: FittedModel, extra: dict) -> dict:
     return payload
 
 
+def floats(values) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def hidden_sizes_match(hidden: HiddenLayer) -> bool:
+    """Every hidden unit reads every feature, and the layer's vectors are one a unit or one a feature."""
+    units, k = hidden.units, len(FEATURE_NAMES)
+    if not units:
+        return not (hidden.mean or hidden.scale or hidden.bias or hidden.out)
+    return (len(hidden.mean) == len(hidden.scale) == k and all(len(row) == k for row in hidden.weights)
+            and len(hidden.bias) == len(hidden.out) == units and all(s > 0 for s in hidden.scale))
+
+
 @lru_cache(maxsize=4)
 def load_model(path: Path | str = DATA_FILE) -> FittedModel:
     """The model in the data file at ``path`` (checked: format, version, checksum, sizes).
 
     >>> load_model().version
-    1
+    2
     """
     path = Path(path)
     try:
@@ -250,21 +327,23 @@ def load_model(path: Path | str = DATA_FILE) -> FittedModel:
             if len(values) != s * t:
                 raise ValueError(key)
             pairs[(s, t)] = [float(v) for v in values]
-        model = FittedModel(
-            tuple(float(w) for w in payload["weights"]), float(payload["bias"]),
-            tuple(float(w) for w in payload["my_card_weights"]), tuple(float(w) for w in payload["their_card_weights"]),
-            pairs,
-        )
+        layer = payload["hidden_layer"]
+        hidden = HiddenLayer(*(floats(layer[name]) for name in ("mean", "scale")),
+                             tuple(floats(row) for row in layer["weights"]), floats(layer["bias"]), floats(layer["out"]))
+        model = FittedModel(floats(payload["weights"]), float(payload["bias"]), floats(payload["my_card_weights"]),
+                            floats(payload["their_card_weights"]), pairs, hidden)
     except (KeyError, TypeError, ValueError) as error:
         raise EvaluationDataError(f"fitted evaluation data {path}: malformed ({error})") from error
     if (len(model.weights) != len(FEATURE_NAMES) or len(model.my_card_weights) != len(CARD_RANKS)
             or len(model.their_card_weights) != len(CARD_RANKS)
-            or set(pairs) != {(s, t) for s in DIE_SIDES for t in DIE_SIDES}):
+            or set(pairs) != {(s, t) for s in DIE_SIDES for t in DIE_SIDES}
+            or not hidden_sizes_match(hidden)):
         raise EvaluationDataError(f"fitted evaluation data {path}: sizes do not match this dicetree's features")
     return model
 
 
 __all__ = [
-    "CARD_RANKS", "DATA_FILE", "FEATURE_NAMES", "EvaluationDataError", "FittedModel", "card_counts", "features",
+    "CARD_RANKS", "DATA_FILE", "FEATURE_NAMES", "NO_HIDDEN_LAYER", "EvaluationDataError", "FittedModel", "HiddenLayer",
+    "card_counts", "features",
     "design_row", "load_model", "model_payload", "payload_checksum", "sides_and_faces",
 ]
