@@ -47,8 +47,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,6 +55,7 @@ from pathlib import Path
 
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import CARD_LETTERS, DIE_SIDES, UNKNOWN
+from dicetree.solver.games.rolldown.datafile import payload_checksum, read_payload
 from dicetree.solver.games.rolldown.state import RolldownState
 
 DATA_FILE = Path(__file__).with_name("fitted_evaluation.json")
@@ -262,12 +261,6 @@ class FittedModel:
         return min(1.0 - CLIP, max(CLIP, 1.0 / (1.0 + math.exp(-z))))
 
 
-def payload_checksum(payload: dict) -> str:
-    """The SHA-256 of a data file's content less its ``sha256`` field (canonical JSON)."""
-    body = {key: value for key, value in payload.items() if key != "sha256"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def pair_key(sides: tuple[int, int]) -> str:
     return f"d{sides[0]}-d{sides[1]}"
 
@@ -309,17 +302,7 @@ def load_model(path: Path | str = DATA_FILE) -> FittedModel:
     2
     """
     path = Path(path)
-    try:
-        payload = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise EvaluationDataError(f"fitted evaluation data {path}: cannot be read ({error.__class__.__name__})") from error
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise EvaluationDataError(f"fitted evaluation data {path}: not a '{FORMAT}' file")
-    if payload.get("version") != VERSION:
-        raise EvaluationDataError(f"fitted evaluation data {path}: version {payload.get('version')!r}, "
-                                  f"this dicetree reads version {VERSION}")
-    if payload.get("sha256") != payload_checksum(payload):
-        raise EvaluationDataError(f"fitted evaluation data {path}: checksum mismatch (the file is damaged)")
+    payload = read_payload(path, FORMAT, VERSION, EvaluationDataError, "fitted evaluation data")
     try:
         pairs = {}
         for key, values in payload["pair_values"].items():
