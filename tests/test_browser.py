@@ -168,12 +168,16 @@ def test_your_seat_sees_the_engines_hand_face_down(page):
     stack = shots.wait_for(driver, "#board-drawing g.card.face-down")
     assert "×1" in stack.text
     assert by_id(driver, "position-string").text == "d6:2,d8:5/d4:3,d6:6 a QK/?"  # B's 5 is not shown
+    assert "QK%2F%3F" in driver.current_url and "QK%2F5" not in driver.current_url  # nor in the address
     by_id(driver, "tree-button").click()  # nor does the tree show it: it is drawn from what A sees
     assert "hides cards" in shots.wait_for(driver, "#error").text
     by_id(driver, "all-seeing").click()  # for study: everything
     WebDriverWait(driver, shots.WAIT).until(lambda d: by_id(d, "position-string").text == position)
     assert not driver.find_elements("css selector", "#board-drawing g.card.face-down")
     by_id(driver, "all-seeing").click()
+    WebDriverWait(driver, shots.WAIT).until(lambda d: "QK%2F%3F" in d.current_url)
+    driver.refresh()  # this tab kept the whole position behind the view in its address: the game goes on
+    WebDriverWait(driver, shots.WAIT).until(lambda d: by_id(d, "position-string").text == position)
 
 
 def test_a_build_from_the_page_shows_progress_and_is_cancelled(page):

@@ -92,9 +92,15 @@ function setGame(name) {
 }
 
 function writeAddress() {
-  const params = new URLSearchParams(query({ position: state.line[state.cursor] }));
+  // The address (and so a copied link) holds what you may see: your seat's view where the engine's
+  // cards are hidden from you. This tab alone keeps the whole position, so a reload goes on with it.
+  const shown = shownPosition();
+  if (shown !== state.line[state.cursor]) sessionStorage.setItem(HIDDEN_KEY + shown, state.line[state.cursor]);
+  const params = new URLSearchParams(query({ position: shown }));
   history.replaceState(null, "", "?" + params.toString());
 }
+
+const HIDDEN_KEY = "dicetree-whole:";  // sessionStorage: a view in the address -> the whole position behind it
 
 // ----- the line played --------------------------------------------------------------------------
 async function startLine(position) {
@@ -711,5 +717,6 @@ window.addEventListener("DOMContentLoaded", () => guarded(async () => {
   $("all-seeing").onchange = () => guarded(() => go(state.cursor));
   $("copy-link").onclick = () => navigator.clipboard && navigator.clipboard.writeText(location.href);
   $("studies-panel").addEventListener("toggle", () => guarded(loadStudies));
-  if (params.get("position")) await startLine(params.get("position")); else await loadExample();
+  const position = params.get("position");
+  if (position) await startLine(sessionStorage.getItem(HIDDEN_KEY + position) || position); else await loadExample();
 }));
