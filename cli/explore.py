@@ -187,7 +187,7 @@ def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str
     if build:
         if report is not None:
             report("building the stored values this position needs")
-        provider.exact_result(state)
+        provider.exact_result(state, progress=None if report is None else _counted(report))
     return provider.answer(state)
 
 
@@ -204,11 +204,14 @@ def build_json(name: str, rules: tuple[str, ...], values: dict[str, str], tables
     parsed = {name: option.parse(values[name]) if values.get(name, "") != "" else option.default
               for name, option in known.items()}
 
-    def progress(done: int, total: int, label: str) -> None:
-        if report is not None:
-            report(f"{done:,} of {total:,} {label}".strip() if total else f"{done:,} {label}".strip())
+    return {"game": name, "lines": provider.build_from(parsed, None if report is None else _counted(report))}
 
-    return {"game": name, "lines": provider.build_from(parsed, progress)}
+
+def _counted(report):
+    """A provider's ``progress(done, total, label)`` as one line for the job's progress."""
+    def progress(done: int, total: int, label: str) -> None:
+        report(f"{done:,} of {total:,} {label}".strip() if total else f"{done:,} {label}".strip())
+    return progress
 
 
 def studies_json(results: Path) -> list[dict[str, Any]]:

@@ -42,9 +42,10 @@ class ExactValues(Protocol):
         """A probe of player 0's exact value for the search (``None`` for a position not covered), or
         ``None`` while nothing is stored."""
 
-    def exact_result(self, state: State):
+    def exact_result(self, state: State, progress: Progress | None = None):
         """Every move's exact value at ``state`` as a :class:`dicetree.solver.search.SearchResult` (building
-        small missing tables first); a one-line :class:`GameError` where it cannot."""
+        small missing tables first, telling ``progress`` how far the building is); a one-line
+        :class:`GameError` where it cannot."""
 
     def build_from(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
         """Build (and store) what ``values`` ask for; the lines to print."""

@@ -260,6 +260,16 @@ def test_a_probe_can_build_what_the_position_needs(client):
     assert answer["position"] == position and answer["moves"]
 
 
+def test_a_probe_that_builds_reports_how_far_the_building_is(tmp_path):
+    from dicetree.cli.explore import probe_json
+
+    lines = []
+    answer = probe_json("rolldown", (), "d8:2,d6:5/d4:3,d10:6 a -/-", str(tmp_path), build=True, report=lines.append)
+    assert answer["moves"] and lines[0] == "building the stored values this position needs"
+    done = [line for line in lines[1:] if line.endswith(" positions")]
+    assert done and done[-1].split(" of ")[0] == done[-1].split(" of ")[1].split()[0]  # counted up to the whole
+
+
 @pytest.mark.parametrize(("params", "wanted"), [
     ({"game": "rolldown", "dize": "1"}, "unknown build parameter 'dize'"),
     ({"game": "rolldown", "dice": "9"}, "dice"),

@@ -185,8 +185,9 @@ class CardTables:
             count *= len(model.card(code).states)
         return count > EXACT_STATES
 
-    def exact_result(self, state: DiceCardsState) -> SearchResult:
-        """Every record's exact value at ``state`` (``best --exact``); one line where the hand is too big."""
+    def exact_result(self, state: DiceCardsState, progress=None) -> SearchResult:
+        """Every record's exact value at ``state`` (``best --exact``); one line where the hand is too big.
+        (Cards are solved in memory, each in well under a second: ``progress`` is not told.)"""
         started = time.perf_counter()
         try:
             ranked = self.move_values(state)

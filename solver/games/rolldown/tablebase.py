@@ -183,11 +183,14 @@ class Tablebase:
         must be built: :meth:`ensure`)."""
         return move_values(self.tables(), state, self.ace)
 
-    def exact_result(self, state: RolldownState, limit: int = ON_DEMAND_LIMIT, progress=None) -> SearchResult:
+    def exact_result(self, state: RolldownState, progress: Progress | None = None,
+                     limit: int = ON_DEMAND_LIMIT) -> SearchResult:
         """Every move's exact value at ``state`` as a search result (building small missing
-        tables first), for :func:`dicetree.solver.analysis.analyse`'s ``exact``."""
+        tables first: ``progress(done, total, 'positions')`` as batches are stored), for
+        :func:`dicetree.solver.analysis.analyse`'s ``exact``."""
         started = time.perf_counter()
-        built = self.ensure(state, limit=limit, progress=progress)
+        report = None if progress is None else (lambda done, total, batch: progress(done, total, "positions"))
+        built = self.ensure(state, limit=limit, progress=report)
         moves = rank_moves((action, action_name(state, action), value) for action, value in self.move_values(state))
         how = f"built on demand: {built}" if built else "from stored tables"
         return SearchResult(
