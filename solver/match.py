@@ -301,8 +301,7 @@ def play_all(match: Match, jobs: int | Workers = 1, on_progress: Callable[[int],
             for deal in todo:
                 finished(match.play_deal(deal, strategies))
             return records
-        processes = 8 if workers.scheduler else workers.workers or workers.jobs  # a cluster's size: unknown here
-        chunk = max(1, min(8, len(todo) // (processes * 8)))
+        chunk = max(1, min(8, len(todo) // (workers.processes * 8)))
         batches = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
         key = f"match-{uuid.uuid4().hex}"  # this run's strategies, made once in each worker process
         for future in as_completed([pool.submit(_play_in_worker, match, key, batch) for batch in batches]):

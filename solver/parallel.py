@@ -82,6 +82,12 @@ class Workers:
         return self.on_dask or self.jobs > 1
 
     @property
+    def processes(self) -> int:
+        """How many processes share the cells: for splitting work into chunks (an existing cluster's
+        size is not known here: taken as 8)."""
+        return 8 if self.scheduler is not None else self.workers or self.jobs
+
+    @property
     def where(self) -> str:
         """Where the cells run, in words (for reports and records)."""
         if self.scheduler is not None:

@@ -153,7 +153,7 @@ def sample_cell(config: StudyConfig, i: int, j: int, jobs: int | Workers = 1) ->
         if pool is None:
             deal_scores, capped = play_deals(config, i, j, 0, deals)
         else:
-            parts_count = 8 * (workers.workers or workers.jobs or 1)
+            parts_count = 8 * workers.processes
             chunks = [(k * deals // parts_count, (k + 1) * deals // parts_count) for k in range(parts_count)]
             parts = list(pool.map(play_deals, *zip(*[(config, i, j, lo, hi) for lo, hi in chunks if hi > lo])))
             deal_scores = [score for scores, _ in parts for score in scores]
