@@ -342,3 +342,21 @@ def test_the_largest_four_dice_batches_fit_the_memory_budget():
     plans = [memory_plan(batch) for level in plan_batches(all_signatures(4)) for batch in level]
     assert max(plan.bytes for plan in plans) <= MEMORY_BUDGET < 12 * 2**30
     assert any(plan.lean for plan in plans) and not memory_plan(plan_batches(all_signatures(3))[-1][0]).lean
+
+
+def test_endless_rerolls_are_scored_as_a_draw_and_so_broken_by_the_player_a_draw_does_not_suit():
+    """With d6:5 d20:7 against d10:6 d12:6 d20:6, A's d4 can capture nothing and be captured by
+    anything: A rerolls it (every other move is worse) and B could reroll it back for ever. Before
+    endless play was scored, the tables stopped anywhere in the interval of solutions that loop
+    leaves (the numpy and fused kernels 1.8e-7 apart); scored as a draw, the loop is worth 1/2 to B,
+    less than B's best capture, so B captures and A's value is one minus that capture's."""
+    game = Rolldown()
+    tables = build_tables(roots=[Signature((4, 6, 20), (10, 12, 20))], workers=1, kernel="numpy")
+    batch = next(b for b in tables.stats.batches if b.signatures[0] == "d4d6d20-d10d12d20")
+    assert batch.endless == 8 and batch.draws == 0 and batch.converged
+    values = {face: probe(tables, game.parse(f"d4:{face},d6:5,d20:7/d10:6,d12:6,d20:6 a -/-")) for face in range(1, 5)}
+    assert max(values.values()) - min(values.values()) < 1e-12  # the d4's face changes nothing
+    after = game.parse("d4:1,d6:5,d20:7/d10:6,d12:6,d20:6 b -/-")  # A has rerolled the d4: B to move
+    captures = [v for a, v in move_values(tables, after) if "x" in game.action_name(after, a)]
+    assert abs(values[1] - (1 - max(captures))) < 1e-12
+    assert abs(values[1] - 0.1238172655) < 1e-9

@@ -286,6 +286,7 @@ class Tablebase:
         (writer or self.packs).save(self.game_name, batch.shard, batch.name, tables, {
             "build_time": stats.seconds, "tolerance": DEFAULT_TOLERANCE, "residual": stats.residual,
             "updates": stats.updates64 + stats.updates32, "options": {"ace": self.ace},
+            "endless": stats.endless, "draws": stats.draws,
         }, statistics={name: table_statistics(array) for name, array in tables.items()})
         stats.store_seconds = time.perf_counter() - started
         return stats
@@ -323,6 +324,13 @@ class Tablebase:
         lines.append(f"Solved {stats.positions:,} new positions in {stats.seconds:.1f} s ({solving:.1f} s solving and "
                      f"{storing:.1f} s storing {len(stats.batches):,} batches); largest residual "
                      f"{stats.max_residual:.1e} ({'converged' if stats.converged else 'NOT converged'})")
+        checked = [b for b in stats.batches if b.endless is not None]
+        looping = [b for b in checked if b.endless or b.draws]
+        if looping or len(checked) < len(stats.batches):
+            lines.append(f"Endless play (scored as a draw): {sum(b.endless for b in checked):,} positions settled in "
+                         f"{len(looping):,} batches, {sum(b.draws for b in checked):,} left worth a draw"
+                         + (f"; {len(stats.batches) - len(checked):,} batches on the lean path not checked"
+                            if len(checked) < len(stats.batches) else ""))
         return lines
 
     def answer(self, state: RolldownState) -> dict:

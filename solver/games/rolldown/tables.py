@@ -96,6 +96,7 @@ import numpy as np
 from dicetree.cache.packs import FIXED_SCALE, FixedPointTable, encode_fixed
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
+from dicetree.solver.games.rolldown.endless import DRAW, FIXED_TIE, TIE, endless_positions, undecided
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces, played_card
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
@@ -115,6 +116,7 @@ DEFAULT_TOLERANCE = 1e-12
 FLOAT32_TOLERANCE = 1e-6  # the float32 phase stops here (or when it stalls)
 BLOCK_ELEMENTS = 1 << 16  # a kernel block: about 512 KiB of float64, with its intermediates in L2
 MAX_BATCH_ELEMENTS = 1 << 18  # hand pairs solved together in one array (per table of a pair)
+ENDLESS_ROUNDS = 8  # rounds of scoring endless play as draws and solving again (one is the rule)
 MAX_UPDATES = 20000  # table updates per batch before giving up (never reached in practice)
 ANDERSON_DEPTH = 4
 #: Bytes that the batches being solved at once may take together (12 GiB are allowed in all:
@@ -405,6 +407,8 @@ class BatchStats:
     seconds: float  # solving
     converged: bool
     store_seconds: float = 0.0  # writing its tables, where a tablebase stores them
+    endless: int | None = None  # positions in endless play rescored as draws (None: not checked: built before)
+    draws: int | None = None  # positions left worth a draw by endless play (both prefer the loop)
 
 
 @dataclass
@@ -992,6 +996,34 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
     if float32:
         x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, plan.depth32, False)
     (table_b, table_a), residual = solve(np.float64, x0, tolerance, plan.depth64, True)
+    # endless play scored as a draw (:mod:`.endless`), on A's losing chances as the solver holds them
+    rescored, scale = 0, float(FIXED_SCALE) if lean else 1.0
+    both_halves = (0,) + tuple(axis + 1 for axis in halves)
+    for _ in range(ENDLESS_ROUNDS):
+        if table_b is None:  # self-swapped: B's table is A's own, seen the other way round
+            y = (np.subtract(np.uint32(FIXED_SCALE), table_a) if lean else ROUND_POV.flip(table_a)).transpose(both_halves)
+        else:
+            y = table_b
+        loop_z, loop_y = endless_positions(table_a, y, low_a, const_b, scale, FIXED_TIE if lean else TIE)
+        if table_b is None:
+            loop_z |= loop_y.transpose(both_halves)  # one table: both loops are in it
+        still = undecided(table_a, loop_z, scale) + (0 if table_b is None else undecided(y, loop_y, scale))
+        draws = int(loop_z.sum()) + (0 if table_b is None else int(loop_y.sum()))
+        del y, loop_y
+        if not still:
+            break
+        rescored += still
+        table_a[loop_z] = encode_fixed(np.array([DRAW]))[0] if lean else DRAW
+        del loop_z
+        # the state of the iteration is the means of A's losing chances; plain iteration from there
+        # (no acceleration) approaches each loop's value from the draw's side, where Anderson's steps
+        # would overshoot into the interval of other solutions
+        x0 = np.concatenate([table_a.mean(axis=k + 1, keepdims=True, dtype=np.float64).ravel() / scale
+                             for k in range(2 * n)])
+        (table_b, table_a), residual = solve(np.float64, x0, tolerance, 0, True)
+    else:
+        warnings.warn(f"tables {batch.a_sig(0)} ...: endless play not settled after {ENDLESS_ROUNDS} rounds",
+                      RuntimeWarning, stacklevel=3)
     del const_b, low_a, x0
     if lean:  # X = 1 - Z, exactly, in fixed point
         np.subtract(np.uint32(FIXED_SCALE), table_a, out=table_a)
@@ -1011,6 +1043,8 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
         residual,
         time.perf_counter() - started,
         residual < tolerance,
+        endless=rescored,
+        draws=draws,
     )
 
 
