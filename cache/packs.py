@@ -683,6 +683,11 @@ class PackStore:
         """Whether a pack of ``shard`` holds table ``name`` (its directory checked, not its values)."""
         return self._where(game, shard, name) is not None
 
+    def metadata(self, game: str, shard: str, name: str) -> dict[str, Any] | None:
+        """The metadata of the pack that holds table ``name`` (its directory read, not its values), or None."""
+        path = self._where(game, shard, name)
+        return None if path is None else self._info(path).metadata
+
     def load(self, game: str, shard: str, name: str) -> np.ndarray | None:
         """Table ``name`` of ``shard`` as a read-only memory-mapped array, or None if none holds it."""
         path = self._where(game, shard, name)

@@ -81,3 +81,23 @@ def test_an_unreachable_scheduler_is_one_line(tables):
     result = CliRunner().invoke(main, ["tablebase", "build", "rolldown", "--dice", "1", "--scheduler", "nonsense:::"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.startswith("error: cannot reach the dask cluster nonsense:::")
+
+
+def test_tables_stored_before_endless_play_was_scored_are_solved_again_from_their_values(tmp_path, monkeypatch):
+    import numpy as np
+
+    root = tmp_path / "tables"
+    first = Tablebase(TableStore(root))
+    first.build(max_dice=2)
+    before = {sig: np.array(first.tables()[sig]) for sig in all_signatures(2)}
+    assert len(Tablebase(TableStore(root)).build(max_dice=2).batches) == 0  # settled: nothing to do
+    # a folder built before the check: its packs' metadata lacks "endless"
+    real = PackStore.metadata
+    monkeypatch.setattr(PackStore, "metadata", lambda self, *a: {k: v for k, v in (real(self, *a) or {}).items()
+                                                                 if k != "endless"})
+    again = Tablebase(TableStore(root)).build(max_dice=2)
+    assert len(again.batches) == 141 and again.converged
+    assert max(b.updates32 for b in again.batches) == 0  # started from the stored values, in float64
+    monkeypatch.setattr(PackStore, "metadata", real)
+    after = Tablebase(TableStore(root))
+    assert max(float(np.abs(np.array(after.tables()[sig]) - before[sig]).max()) for sig in before) < 1e-9

@@ -256,8 +256,7 @@ class Tablebase:
         self.packs.clean(self.game_name)  # temporary files of killed writers, once per build
         # smallest first: a build stopped and resumed (a 4-dice build spans sessions) loses at most
         # the batches in progress, which are then the smallest left
-        plan = [sorted((batch for batch in level if not all(self.has(sig) for sig in batch.signatures())),
-                       key=lambda batch: batch.elements)
+        plan = [sorted((batch for batch in level if not self.settled(batch)), key=lambda batch: batch.elements)
                 for level in plan_batches(wanted)]
         plan = [level for level in plan if level]
         stats = BuildStats()
@@ -276,10 +275,21 @@ class Tablebase:
         })
         return stats
 
+    def settled(self, batch: Batch) -> bool:
+        """Whether ``batch`` is stored with its endless play checked (packs built before endless play
+        was scored as a draw are solved again by the next build, starting from their values)."""
+        if not all(self.has(sig) for sig in batch.signatures()):
+            return False
+        sig = batch.a_sig(0)
+        return "endless" in (self.packs.metadata(self.game_name, sig.shard, sig.name) or {})
+
     def solve_and_store(self, batch: Batch, writer: PackWriter | None = None) -> BatchStats:
         """Solve one batch from the stored tables it reads and store it as one pack (committed
-        later if a ``writer`` is given). The pack's ``build_time`` is its batch's solving time."""
-        solved, stats = solve_batch(batch, self.tables(), self.ace)
+        later if a ``writer`` is given). The pack's ``build_time`` is its batch's solving time. A batch
+        stored already (without the endless-play check) is solved again from its stored values."""
+        tables = self.tables()
+        start = tables if all(self.has(sig) for sig in batch.signatures()) else None
+        solved, stats = solve_batch(batch, tables, self.ace, start=start)
         started = time.perf_counter()
         tables = {sig.name: as_stored(array) for sig, array in solved.items()}
         del solved

@@ -852,7 +852,8 @@ _BUDGET = _Budget(MEMORY_BUDGET)
 def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str = "online",
                 tolerance: float = DEFAULT_TOLERANCE, float32: bool = True,
                 anderson: int = ANDERSON_DEPTH, kernel: str = "auto",
-                lean: bool | None = None) -> tuple[dict[Signature, np.ndarray], BatchStats]:
+                lean: bool | None = None, start: Mapping[Signature, np.ndarray] | None = None,
+                ) -> tuple[dict[Signature, np.ndarray], BatchStats]:
     """Solve ``batch`` reading its :meth:`~Batch.dependencies` from ``tables``: its tables and
     certificate (a warning if it did not converge). The same inputs give the same bits.
 
@@ -860,7 +861,8 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
     reference) or "auto" (fused from :data:`FUSED_ABOVE` elements, where numba is installed). ``lean`` forces or forbids the lean
     path (:func:`memory_plan`; default: batches too large for the float path), whose tables come
     back as 32-bit fixed point (:class:`~dicetree.cache.packs.FixedPointTable`), within 2.4e-10 of
-    the float path's. Batches solved at once in threads share :data:`MEMORY_BUDGET`."""
+    the float path's. Batches solved at once in threads share :data:`MEMORY_BUDGET`. ``start`` holds
+    this batch's tables solved before (as stored): the iteration starts from them, in float64."""
     if kernel not in KERNELS:
         raise GameError(f"unknown kernel '{kernel}': choose one of {', '.join(KERNELS)}")
     plan = memory_plan(batch, lean, anderson)
@@ -870,7 +872,7 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
         raise GameError("the fused kernel (and the lean path of the largest tables) needs numba: pip install numba")
     out: dict[Signature, np.ndarray] = {}
     with _BUDGET.reserve(plan.bytes):
-        stats = _solve_batch(batch, tables, out, ace, tolerance, float32, plan, fused or _Kernel)
+        stats = _solve_batch(batch, tables, out, ace, tolerance, float32, plan, fused or _Kernel, start)
     if not stats.converged:
         warnings.warn(
             f"tables {stats.signatures[0]} ...: residual {stats.residual:.1e} after "
@@ -908,7 +910,7 @@ def _encode_into(out: np.ndarray, values: np.ndarray) -> None:
 
 
 def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: float, float32: bool,
-                 plan: MemoryPlan, kernel_class) -> BatchStats:
+                 plan: MemoryPlan, kernel_class, start: Mapping | None = None) -> BatchStats:
     """Solve one batch reading its children from ``tables`` and put its tables into ``out`` (each a
     contiguous float64 array, or fixed point on the lean path).
 
@@ -993,7 +995,11 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
         return (table_b, table_a), _largest_change(spare, x)
 
     x0 = None
-    if float32:
+    if start is not None:  # the means of A's losing chances, as the iteration holds them
+        x0 = np.concatenate([
+            np.stack([ROUND_POV.flip(start[batch.a_sig(h)].mean(axis=k, keepdims=True)) for h in range(count)]).ravel()
+            for k in range(2 * n)])
+    elif float32:
         x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, plan.depth32, False)
     (table_b, table_a), residual = solve(np.float64, x0, tolerance, plan.depth64, True)
     # endless play scored as a draw (:mod:`.endless`), on A's losing chances as the solver holds them
