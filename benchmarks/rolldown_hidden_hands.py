@@ -43,18 +43,20 @@ from dicetree.solver.search import Searcher
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-hidden"
 
 
-def duel_cell(depth: int, hands: int, games: int, seed: int, log_name: str) -> dict:
-    """The seeing-only strategy (A) against the all-seeing one (B), each finished deal kept in a log."""
+def duel_cell(depth: int, hands: int, games: int, seed: int, log_name: str, turn_limit: int | None = None) -> dict:
+    """The seeing-only strategy (A) against the all-seeing one (B), each finished deal kept in a log;
+    a game still running after ``turn_limit`` decisions (default: the game's) is a draw."""
     game = load_game("rolldown")
     a, b = f"solver:depth={depth},hands={hands}", f"solver:depth={depth},all-seeing"
     log_path = CELLS / "rolldown_hidden_hands" / f"{log_name}.jsonl"
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    log = MatchLog(log_path, {"a": a, "b": b, "games": games, "seed": seed})
-    result = Duel(game, a, b, games=games, seed=seed).run(jobs=2, done=log.finished_records(2),
+    log = MatchLog(log_path, {"a": a, "b": b, "games": games, "seed": seed, "turn_limit": turn_limit})
+    result = Duel(game, a, b, games=games, seed=seed, turn_limit=turn_limit).run(jobs=2, done=log.finished_records(2),
                                                           on_played=log.append_records)
     low, high = result.interval()
     return {"a": a, "b": b, "games": result.games, "rate": result.rate, "low": low, "high": high,
-            "seconds": round(result.elapsed, 1)}
+            "seconds": round(result.elapsed, 1), "turn_limit": result.turn_limit.turns,
+            "stopped": sum(1 for record in result.records if record.stopped)}
 
 
 def positions_cell(depth: int, hands: int, deals: int, seed: int) -> dict:
@@ -93,17 +95,20 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     # (depth, hands, games or deals): a depth-2 decision averaged over 16 hands costs about 6 s here,
-    # so the depth-2 duel (A averaging over 4 hands) is kept to what finishes in about half an hour.
-    duel_plan = ((1, 16, 8),) if args.quick else ((1, 16, 200), (2, 4, 24))
+    # so the depth-2 duel (A averaging over 4 hands) is kept to what finishes in about an hour. Two
+    # depth-2 searches can reroll back and forth for ever (endless play, a draw): at 2,000 decisions one
+    # such game took most of 50 minutes, so the depth-2 duel stops games at 300 (a round takes 40 to 120).
+    duel_plan = ((1, 16, 8, None),) if args.quick else ((1, 16, 200, None), (2, 4, 24, 300))
     move_plan = ((1, 16, 2), (2, 16, 2)) if args.quick else ((1, 16, 20), (2, 16, 6))
-    duels = [cell("rolldown_hidden_hands", name, lambda depth=depth, hands=hands, games=games, name=name:
-                  duel_cell(depth, hands, games, args.seed, name))
-             for depth, hands, games in duel_plan for name in [f"duel-d{depth}-h{hands}-{games}-{args.seed}"]]
+    duels = [cell("rolldown_hidden_hands", name, lambda depth=depth, hands=hands, games=games, name=name, limit=limit:
+                  duel_cell(depth, hands, games, args.seed, name, limit))
+             for depth, hands, games, limit in duel_plan
+             for name in [f"duel-d{depth}-h{hands}-{games}-{args.seed}" + (f"-t{limit}" if limit else "")]]
     moves = [cell("rolldown_hidden_hands", f"moves-d{depth}-h{hands}-{deals}-{args.seed}",
                   lambda depth=depth, hands=hands, deals=deals: positions_cell(depth, hands, deals, args.seed))
              for depth, hands, deals in move_plan]
-    duel_rows = [f"| `{d['a']}` | `{d['b']}` | {d['games']} | {d['rate']:.1%} | {d['low']:.1%} to {d['high']:.1%} |"
-                 for d in duels]
+    duel_rows = [f"| `{d['a']}` | `{d['b']}` | {d['games']} | {d['rate']:.1%} | {d['low']:.1%} to {d['high']:.1%} "
+                 f"| {d.get('turn_limit', 2000):,} ({d['stopped'] if 'stopped' in d else '?'} stopped) |" for d in duels]
     move_rows = [f"| {m['depth']} | {m['hands']} | {m['deals']} | {m['positions']} | {m['differ']} ({m['differ'] / max(m['positions'], 1):.1%}) "
                  f"| {m['mean_loss']:.4f} | {m['worst_loss']:.4f} |" for m in moves]
     markdown = "\n".join([
@@ -115,8 +120,8 @@ def main() -> None:
         "",
         "Common random numbers: each deal twice, seats swapped; 95% interval of A's win rate, paired by deal.",
         "",
-        "| A | B | games | A's win rate | 95% CI |",
-        "|---|---|---|---|---|",
+        "| A | B | games | A's win rate | 95% CI | turn limit (games stopped there: draws) |",
+        "|---|---|---|---|---|---|",
         *duel_rows,
         "",
         "## How often averaging over hands picks another move",
