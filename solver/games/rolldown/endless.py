@@ -104,3 +104,36 @@ def endless_positions(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: 
 def undecided(values: np.ndarray, endless: np.ndarray, scale: float = 1.0, tolerance: float = 1e-9) -> int:
     """How many positions in endless play are not yet worth a draw (``values`` times ``scale``)."""
     return int(np.count_nonzero(np.abs(values[endless].astype(np.float64) - DRAW * scale) > tolerance * scale))
+
+
+def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.ndarray,
+                   scale: float = 1.0, tie: float = TIE) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the positions (of A's and of B's table, as :func:`endless_positions` takes them)
+    where the player who is behind (worth less than a draw) can keep play going for ever whatever
+    the other does: they always have a reroll that stays in the set, and the player ahead has no
+    move that leaves the batch worth at least a draw to them and no reroll that could leave the set.
+    There the values the equations gave (below 1/2 for the player behind) are wrong: a draw is theirs."""
+    half = DRAW * scale
+    stay_z = np.ones(z.shape, bool)
+    stay_y = np.ones(y.shape, bool)
+    sides = ((stay_z, z, low_z, True), (stay_y, y, const_y, False))
+    changed = True
+    while changed:
+        changed = False
+        for (stay, values, leave, losing), other in zip(sides, (stay_y, stay_z)):
+            kept = [other.all(axis=k + 1, keepdims=True) for k in range(values.ndim - 1)]
+            for row in _rows(values):
+                v = values[row].astype(np.float64)
+                behind = v > half + tie if losing else v < half - tie
+                ahead_leaves = _best(leave[row].astype(np.float64), np.full_like(v, half), losing, tie)
+                some = np.zeros(v.shape, bool)
+                every = np.ones(v.shape, bool)
+                for k in range(len(kept)):
+                    along = _row_of(kept[k], row)
+                    some = some | along
+                    every = every & along
+                new = stay[row] & np.where(behind, some, every & ~ahead_leaves)
+                if not np.array_equal(new, stay[row]):
+                    stay[row] = new
+                    changed = True
+    return stay_z, stay_y

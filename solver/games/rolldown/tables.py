@@ -96,7 +96,7 @@ import numpy as np
 from dicetree.cache.packs import FIXED_SCALE, FixedPointTable, encode_fixed
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import CARD_LETTERS, CARD_OF_LETTER, DECK_COPIES, DIE_SIDES, JOKER, QUEEN, UNKNOWN
-from dicetree.solver.games.rolldown.endless import DRAW, FIXED_TIE, TIE, endless_positions, undecided
+from dicetree.solver.games.rolldown.endless import DRAW, FIXED_TIE, TIE, endless_positions, forcible_draws, undecided
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces, played_card
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
@@ -1010,7 +1010,12 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
             y = (np.subtract(np.uint32(FIXED_SCALE), table_a) if lean else ROUND_POV.flip(table_a)).transpose(both_halves)
         else:
             y = table_b
-        loop_z, loop_y = endless_positions(table_a, y, low_a, const_b, scale, FIXED_TIE if lean else TIE)
+        tie = FIXED_TIE if lean else TIE
+        loop_z, loop_y = endless_positions(table_a, y, low_a, const_b, scale, tie)
+        forced_z, forced_y = forcible_draws(table_a, y, low_a, const_b, scale, tie)
+        loop_z |= forced_z
+        loop_y |= forced_y
+        del forced_z, forced_y
         if table_b is None:
             loop_z |= loop_y.transpose(both_halves)  # one table: both loops are in it
         still = undecided(table_a, loop_z, scale) + (0 if table_b is None else undecided(y, loop_y, scale))
