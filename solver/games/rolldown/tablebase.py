@@ -399,9 +399,23 @@ class Tablebase:
                 f"{figures.bytes / 2**20:.1f} MiB on disk"
             )
             lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]
+            if not figures.corrupt:
+                lines.append(base._endless_line())
         if not found:
             lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
         return lines
+
+
+    def _endless_line(self) -> str:
+        """What the packs' metadata say of endless play (scored as a draw, :mod:`.endless`)."""
+        metadata = [info.metadata for info in self.packs.packs(self.game_name)]
+        checked = [m for m in metadata if m.get("endless") is not None]
+        looping = [m for m in checked if m["endless"] or m.get("draws")]
+        line = (f"    endless play (a draw): {sum(m['endless'] for m in checked):,} positions settled in "
+                f"{len(looping):,} pack{'s' * (len(looping) != 1)}, {sum(m.get('draws') or 0 for m in checked):,} left worth a draw")
+        if len(checked) < len(metadata):
+            line += f"; {len(metadata) - len(checked):,} pack{'s' * (len(metadata) - len(checked) != 1)} built before it was checked (the next build settles them)"
+        return line
 
 
 class StoredTables(Mapping):
