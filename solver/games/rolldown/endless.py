@@ -46,7 +46,7 @@ DRAW = 0.5
 def _best(moves: np.ndarray, values: np.ndarray, losing: bool, tie: float) -> np.ndarray:
     """Where ``moves`` (broadcast) is a best move: as high as ``values`` (or, for a table of
     losing chances, as low), within ``tie``."""
-    values = values.astype(np.float64)
+    values = np.asarray(values, dtype=np.float64)
     return moves <= values + tie if losing else moves >= values - tie
 
 
@@ -85,8 +85,8 @@ def endless_positions(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: 
     may_end_z = np.zeros(z.shape, bool)
     may_end_y = np.zeros(y.shape, bool)
     for row in _rows(z):
-        may_end_z[row] = _best(low_z[row].astype(np.float64), z[row], True, tie)
-        may_end_y[row] = _best(const_y[row].astype(np.float64), y[row], False, tie)
+        may_end_z[row] = _best(np.asarray(low_z[row], np.float64), z[row], True, tie)
+        may_end_y[row] = _best(np.asarray(const_y[row], np.float64), y[row], False, tie)
     changed = True
     while changed:
         changed = False
@@ -123,9 +123,9 @@ def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.
         for (stay, values, leave, losing), other in zip(sides, (stay_y, stay_z)):
             kept = [other.all(axis=k + 1, keepdims=True) for k in range(values.ndim - 1)]
             for row in _rows(values):
-                v = values[row].astype(np.float64)
+                v = np.asarray(values[row], np.float64)
                 behind = v > half + tie if losing else v < half - tie
-                ahead_leaves = _best(leave[row].astype(np.float64), np.full_like(v, half), losing, tie)
+                ahead_leaves = _best(np.asarray(leave[row], np.float64), half, losing, tie)
                 some = np.zeros(v.shape, bool)
                 every = np.ones(v.shape, bool)
                 for k in range(len(kept)):
