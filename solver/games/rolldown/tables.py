@@ -853,7 +853,7 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
                 tolerance: float = DEFAULT_TOLERANCE, float32: bool = True,
                 anderson: int = ANDERSON_DEPTH, kernel: str = "auto",
                 lean: bool | None = None, start: Mapping[Signature, np.ndarray] | None = None,
-                ) -> tuple[dict[Signature, np.ndarray], BatchStats]:
+                endless: bool = True) -> tuple[dict[Signature, np.ndarray], BatchStats]:
     """Solve ``batch`` reading its :meth:`~Batch.dependencies` from ``tables``: its tables and
     certificate (a warning if it did not converge). The same inputs give the same bits.
 
@@ -862,7 +862,9 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
     path (:func:`memory_plan`; default: batches too large for the float path), whose tables come
     back as 32-bit fixed point (:class:`~dicetree.cache.packs.FixedPointTable`), within 2.4e-10 of
     the float path's. Batches solved at once in threads share :data:`MEMORY_BUDGET`. ``start`` holds
-    this batch's tables solved before (as stored): the iteration starts from them, in float64."""
+    this batch's tables solved before (as stored): the iteration starts from them, in float64.
+    ``endless=False`` leaves endless play unscored (:mod:`.endless`): the values wherever value
+    iteration stopped, only to measure what scoring it changes."""
     if kernel not in KERNELS:
         raise GameError(f"unknown kernel '{kernel}': choose one of {', '.join(KERNELS)}")
     plan = memory_plan(batch, lean, anderson)
@@ -872,7 +874,8 @@ def solve_batch(batch: Batch, tables: Mapping[Signature, np.ndarray], ace: str =
         raise GameError("the fused kernel (and the lean path of the largest tables) needs numba: pip install numba")
     out: dict[Signature, np.ndarray] = {}
     with _BUDGET.reserve(plan.bytes):
-        stats = _solve_batch(batch, tables, out, ace, tolerance, float32, plan, fused or _Kernel, start)
+        stats = _solve_batch(batch, tables, out, ace, tolerance, float32, plan, fused or _Kernel, start,
+                             ENDLESS_ROUNDS if endless else 0)
     if not stats.converged:
         warnings.warn(
             f"tables {stats.signatures[0]} ...: residual {stats.residual:.1e} after "
@@ -910,7 +913,8 @@ def _encode_into(out: np.ndarray, values: np.ndarray) -> None:
 
 
 def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: float, float32: bool,
-                 plan: MemoryPlan, kernel_class, start: Mapping | None = None) -> BatchStats:
+                 plan: MemoryPlan, kernel_class, start: Mapping | None = None,
+                 endless_rounds: int = ENDLESS_ROUNDS) -> BatchStats:
     """Solve one batch reading its children from ``tables`` and put its tables into ``out`` (each a
     contiguous float64 array, or fixed point on the lean path).
 
@@ -1003,9 +1007,9 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
         x0, _ = solve(np.float32, None, FLOAT32_TOLERANCE, plan.depth32, False)
     (table_b, table_a), residual = solve(np.float64, x0, tolerance, plan.depth64, True)
     # endless play scored as a draw (:mod:`.endless`), on A's losing chances as the solver holds them
-    rescored, scale = 0, float(FIXED_SCALE) if lean else 1.0
+    rescored, draws, scale = 0, None, float(FIXED_SCALE) if lean else 1.0
     both_halves = (0,) + tuple(axis + 1 for axis in halves)
-    for _ in range(ENDLESS_ROUNDS):
+    for _ in range(endless_rounds):
         if table_b is None:  # self-swapped: B's table is A's own, seen the other way round
             y = (np.subtract(np.uint32(FIXED_SCALE), table_a) if lean else ROUND_POV.flip(table_a)).transpose(both_halves)
         else:
@@ -1033,8 +1037,9 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
                              for k in range(2 * n)])
         (table_b, table_a), residual = solve(np.float64, x0, tolerance, 0, True)
     else:
-        warnings.warn(f"tables {batch.a_sig(0)} ...: endless play not settled after {ENDLESS_ROUNDS} rounds",
-                      RuntimeWarning, stacklevel=3)
+        if endless_rounds:
+            warnings.warn(f"tables {batch.a_sig(0)} ...: endless play not settled after {endless_rounds} rounds",
+                          RuntimeWarning, stacklevel=3)
     del const_b, low_a, x0
     if lean:  # X = 1 - Z, exactly, in fixed point
         np.subtract(np.uint32(FIXED_SCALE), table_a, out=table_a)
@@ -1077,6 +1082,7 @@ def build_tables(
     anderson: int = ANDERSON_DEPTH,
     kernel: str = "auto",
     lean: bool | None = None,
+    endless: bool = True,
 ) -> Tables:
     """Solve every signature with 1..``max_dice`` dice a side and at most ``max_cards`` cards in
     each hand (or only what ``roots`` need) and return ``{Signature: table}``.
@@ -1085,7 +1091,7 @@ def build_tables(
     result includes them. ``progress(done_positions, total_positions, batch_stats)`` is called
     after each batch. ``workers`` threads solve independent batches at once (default: the CPUs).
     ``float32`` starts each batch in float32; ``anderson`` is the depth of the acceleration;
-    ``kernel`` and ``lean`` are :func:`solve_batch`'s.
+    ``kernel``, ``lean`` and ``endless`` are :func:`solve_batch`'s.
 
     >>> tables = build_tables(1)
     >>> len(tables), tables.stats.positions, tables.stats.max_residual < 1e-12
@@ -1104,7 +1110,8 @@ def build_tables(
     lock = threading.Lock()
 
     def solve(batch: Batch) -> BatchStats:
-        solved, batch_stats = solve_batch(batch, result, ace, tolerance, float32, anderson, kernel, lean)
+        solved, batch_stats = solve_batch(batch, result, ace, tolerance, float32, anderson, kernel, lean,
+                                          endless=endless)
         with lock:
             result.update(solved)
         return batch_stats
