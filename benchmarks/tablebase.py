@@ -194,6 +194,9 @@ def compare_kernels(max_dice: int) -> dict:
                                     for sig in built["numpy"])
     figures["positions"] = built["numpy"].stats.positions
     figures["max_dice"] = max_dice
+    looping = [b for b in built["numpy"].stats.batches if b.endless or b.draws]
+    figures["endless"] = {"batches": [b.signatures[0] for b in looping], "settled": sum(b.endless for b in looping),
+                          "draws": sum(b.draws for b in looping)}
     return figures
 
 
@@ -223,11 +226,24 @@ def kernel_lines(k: dict) -> list[str]:
         f"The fused kernel takes {ratio:.2f} times less CPU than numpy's for the same build (target: 3, not met: "
         "for 3 and 4 dice a sweep is bound by the reroll means, 0.5 to 1.3 times the table's length, read and "
         "summed once per face of each outer die, more than by the constants); every value of the two builds "
-        f"agrees within {k['max_difference']:.1e}. One sweep from the same inputs agrees to 1e-15, and small builds "
-        "within 5e-12 (tests/test_rolldown_tables.py); both builds here certify a change below 1e-12 a sweep, so "
-        + ("a larger difference means some positions converge far more slowly than that change says (or have "
-           "more than one fixed point: play that never ends), which one batch at a time would locate: not done "
-           "in this session." if k["max_difference"] > 1e-10 else "the kernels agree to the tolerance."),
+        f"agrees within {k['max_difference']:.1e} (each build certifies a change below 1e-12 a sweep). One sweep "
+        "from the same inputs agrees to 1e-15, and small builds within 5e-12 (tests/test_rolldown_tables.py).",
+        *endless_lines(k.get("endless")),
+    ]
+
+
+def endless_lines(endless: dict | None) -> list[str]:
+    """What the kernels' builds found of endless play (``--kernels``), as report lines."""
+    if endless is None:
+        return []
+    where = ", ".join(endless["batches"]) or "none"
+    return [
+        "",
+        f"**Endless play** (`solver/games/rolldown/endless.py`): batches where best play could loop for ever: {where}; "
+        f"{endless['settled']:,} positions in such loops settled by scoring endless play as a draw, "
+        f"{endless['draws']:,} left worth a draw (both players prefer the loop). Before endless play was scored "
+        "the two kernels' builds differed by 1.8e-07 there, each stopped at another of the loop's many solutions "
+        "(both about 1e-3 from the value with endless play scored as a draw).",
     ]
 
 
@@ -447,6 +463,12 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
             f"{four['positions']:,} | {share:.1%} | {four['above_half']:,} "
             f"({four['above_half'] / max(1, four['positions']):.1%}) | {four['build_seconds']:.0f} s | "
             f"{four['bytes'] / 2**30:.2f} GiB | {four['residual']:.1e} | {sweeps:.1f} | {rate / 1e6:.0f} M |",
+            "",
+            "Batches stored before endless play was scored are solved again by the next build, starting from their "
+            "stored values: their packs record that second solve's time and sweeps (a few sweeps), so the solving "
+            "time and sweeps here undercount the first builds (the figures of 19:04, before: 44 batches, 6417 s, "
+            "38.1 sweeps a position). A probe from a fresh process measured cold, while the build rewrites packs, "
+            "can take longer than warm: 2.2 to 3.6 ms in three fresh processes at 22:01.",
             "",
             f"From a fresh process (its imports done), opening the tables and probing `{FOUR_DICE_POSITION}` "
             f"(value {four.get('fresh_probe_value', float('nan')):.6f} for A) took "
