@@ -725,6 +725,7 @@ class PackStore:
                     continue
                 stats.tables += info.totals.tables
                 stats.positions += info.totals.positions
+                stats.add_counts(info.metadata)
                 stats.add_statistics(info.totals.statistics)
                 build_time = info.metadata.get("build_time")
                 if isinstance(build_time, (int, float)) and math.isfinite(build_time):

@@ -94,7 +94,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -476,6 +476,14 @@ def _check_data(path: Path, header: _Header, view: memoryview) -> None:
 
 
 # ----- statistics --------------------------------------------------------------------------------
+class MetadataCount(NamedTuple):
+    """One whole-number metadata value over the files: how many hold it, how many above zero, its sum."""
+
+    files: int = 0
+    nonzero: int = 0
+    total: int = 0
+
+
 @dataclass
 class StoreStats:
     """Totals over the stored tables (of one game or all).
@@ -483,7 +491,8 @@ class StoreStats:
     ``statistics`` sums each named count the tables' games stored with them (their metadata's
     ``statistics``; what a count means is the game's to say); ``build_time`` sums the metadata's
     ``build_time`` (seconds); ``bytes`` is the size on disk of the table files; ``corrupt`` lists
-    unreadable files as ``(path, message)``.
+    unreadable files as ``(path, message)``; ``files`` counts the files read and ``counts`` each
+    whole-number value of their own metadata (what it means is the game's to say).
     """
 
     tables: int = 0
@@ -492,6 +501,16 @@ class StoreStats:
     bytes: int = 0
     corrupt: list[tuple[str, str]] = field(default_factory=list)
     statistics: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+    counts: dict[str, MetadataCount] = field(default_factory=dict)
+
+    def add_counts(self, metadata: Mapping[str, Any]) -> None:
+        """Count one file's whole-number metadata values (anything else is skipped)."""
+        self.files += 1
+        for name, value in metadata.items():
+            if isinstance(name, str) and _is_count(value):
+                known = self.counts.get(name, MetadataCount())
+                self.counts[name] = MetadataCount(known.files + 1, known.nonzero + (value > 0), known.total + value)
 
     def add_statistics(self, counts: Mapping[str, Any]) -> None:
         """Add one table's named counts (anything but a whole number is not a count and is skipped)."""

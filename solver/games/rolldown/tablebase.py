@@ -400,21 +400,22 @@ class Tablebase:
             )
             lines += [f"  corrupt: {path}: {problem}" for path, problem in figures.corrupt]
             if not figures.corrupt:
-                lines.append(base._endless_line())
+                lines.append(base._endless_line(figures))
         if not found:
             lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
         return lines
 
 
-    def _endless_line(self) -> str:
+    @staticmethod
+    def _endless_line(figures) -> str:
         """What the packs' metadata say of endless play (scored as a draw, :mod:`.endless`)."""
-        metadata = [info.metadata for info in self.packs.packs(self.game_name)]
-        checked = [m for m in metadata if m.get("endless") is not None]
-        looping = [m for m in checked if m["endless"] or m.get("draws")]
-        line = (f"    endless play (a draw): {sum(m['endless'] for m in checked):,} positions settled in "
-                f"{len(looping):,} pack{'s' * (len(looping) != 1)}, {sum(m.get('draws') or 0 for m in checked):,} left worth a draw")
-        if len(checked) < len(metadata):
-            line += f"; {len(metadata) - len(checked):,} pack{'s' * (len(metadata) - len(checked) != 1)} built before it was checked (the next build settles them)"
+        settled, draws = figures.counts.get("endless"), figures.counts.get("draws")
+        settled_total, looping = (settled.total, settled.nonzero) if settled else (0, 0)
+        line = (f"    endless play (a draw): {settled_total:,} positions settled in "
+                f"{looping:,} pack{'s' * (looping != 1)}, {draws.total if draws else 0:,} left worth a draw")
+        unchecked = figures.files - (settled.files if settled else 0)
+        if unchecked:
+            line += f"; {unchecked:,} pack{'s' * (unchecked != 1)} built before it was checked (the next build settles them)"
         return line
 
 
