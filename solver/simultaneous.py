@@ -182,8 +182,8 @@ class SimultaneousSearcher:
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicefights")
     >>> searcher = SimultaneousSearcher(game)
-    >>> round(searcher.value(game.parse("3:0:5:111 2:0:5:111 roll"), depth=1), 3)
-    0.638
+    >>> round(searcher.value(game.parse("3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll"), depth=1), 4)
+    0.6095
     """
 
     default_depth = 2

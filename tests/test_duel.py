@@ -25,6 +25,7 @@ from dicetree.solver.strategies import GreedyStrategy, make_strategy, parse_stra
 GAME = load_game("rolldown")
 SMALL = "d8:5,d6:2/d6:3,d4:4 a -/-"  # two dice a side, no cards: short games
 SMALL_CARD = "d8:5,d6:2/d6:3,d4:4 a K/-"
+MIDDLE = "d8:5,d6:2,d12:4/d6:3,d4:4,d10:7 a K3/Q7"  # three dice and two cards a side: games of some length
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -52,7 +53,7 @@ def test_a_strategy_against_itself_lands_within_its_interval_of_half():
 def test_common_random_numbers_mirror_a_deterministic_strategy():
     """Same start and same dice with the seats swapped: greedy against itself plays each deal's
     two games move for move alike, so every deal is split and the rate is exactly 1/2."""
-    result = run_duel(GAME, "greedy", "greedy", games=16, seed=5)
+    result = run_duel(GAME, "greedy", "greedy", games=16, seed=5, start=GAME.parse(MIDDLE))
     assert result.rate == 0.5 and result.deal_outcomes() == (0, 8, 0)
     for first, second in zip(result.records[::2], result.records[1::2]):
         assert first.decisions == second.decisions[::-1]  # A's moves in one are B's in the other
@@ -62,10 +63,11 @@ def test_common_random_numbers_mirror_a_deterministic_strategy():
 
 
 def test_jobs_give_the_same_games_as_one_process():
-    one = run_duel(GAME, "solver:depth=1", "random", games=12, seed=7, jobs=1)
-    two = run_duel(GAME, "solver:depth=1", "random", games=12, seed=7, jobs=2)
+    start = GAME.parse(MIDDLE)
+    one = run_duel(GAME, "solver:depth=1", "random", games=12, seed=7, jobs=1, start=start)
+    two = run_duel(GAME, "solver:depth=1", "random", games=12, seed=7, jobs=2, start=start)
     assert outcomes(one) == outcomes(two) and one.interval() == two.interval()
-    other_seed = run_duel(GAME, "solver:depth=1", "random", games=12, seed=8, jobs=1)
+    other_seed = run_duel(GAME, "solver:depth=1", "random", games=12, seed=8, jobs=1, start=start)
     assert outcomes(other_seed) != outcomes(one)
 
 
