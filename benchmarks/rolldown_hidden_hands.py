@@ -108,7 +108,7 @@ def main() -> None:
                   lambda depth=depth, hands=hands, deals=deals: positions_cell(depth, hands, deals, args.seed))
              for depth, hands, deals in move_plan]
     duel_rows = [f"| `{d['a']}` | `{d['b']}` | {d['games']} | {d['rate']:.1%} | {d['low']:.1%} to {d['high']:.1%} "
-                 f"| {d.get('turn_limit', 2000):,} ({d['stopped'] if 'stopped' in d else '?'} stopped) |" for d in duels]
+                 f"| {d.get('turn_limit', 2000):,}" + (f" ({d['stopped']} stopped)" if 'stopped' in d else "") + " |" for d in duels]
     move_rows = [f"| {m['depth']} | {m['hands']} | {m['deals']} | {m['positions']} | {m['differ']} ({m['differ'] / max(m['positions'], 1):.1%}) "
                  f"| {m['mean_loss']:.4f} | {m['worst_loss']:.4f} |" for m in moves]
     markdown = "\n".join([
