@@ -30,7 +30,7 @@ def test_build_stats_and_probe(tables):
     wins = sum(int((np.asarray(packs.load("rolldown-online", info.path.parent.name, name)) > 0.5).sum())
                for info in packs.packs("rolldown-online") for name in info.entries)
     assert f", {wins:,} wins for the mover above 1/2 ({wins / 3600:.1%}), built in" in stats.output
-    assert " s by 1 build (" in stats.output  # the build's own time, each batch's solving time once beside it
+    assert " s by 1 finished build, stopped ones not counted (" in stats.output  # the build's own time, each batch's solving time once beside it
     probe = run("tablebase", "probe", "rolldown", "d8:2/d6:5 a -/-", "--json")
     assert probe.exit_code == 0, probe.output
     answer = json.loads(probe.output)

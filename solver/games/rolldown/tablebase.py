@@ -387,7 +387,9 @@ class Tablebase:
             figures = base.packs.stats(base.game_name)
             builds = base.packs.builds(base.game_name)
             seconds = sum(b["seconds"] for b in builds if isinstance(b.get("seconds"), (int, float)))
-            wall = f"{seconds:.1f} s by {len(builds)} build{'s' * (len(builds) != 1)} (" if builds else "("
+            # Only a build that ran to its end records itself: one stopped and resumed says so.
+            wall = (f"{seconds:.1f} s by {len(builds)} finished build{'s' * (len(builds) != 1)}, stopped ones not "
+                    f"counted (" if builds else "builds stopped before their end (")
             counts = "".join(
                 f"{figures.statistics.get(key, 0):,} {label} "
                 f"({figures.statistics.get(key, 0) / figures.positions if figures.positions else 0.0:.1%}), "
