@@ -15,7 +15,15 @@ value (mean of its size, largest), what a change is worth as far as the better-i
 tell (the table-backed search's value of its own choice less its value of the other search's
 choice: mean over the changed positions, largest), the table probes the searches made (every
 decision node below the root), how many were of positions of at most D-1 dice a side (the ones a
-table could hold) and how many hit, and seconds per search both ways.
+table could hold) and how many hit, and seconds per search both ways (each search starts with the
+fitted evaluation's memo empty: the second search of a position would otherwise find the first
+one's leaves estimated already), with the load average while the positions were searched.
+
+Where the positions' own tables are stored (a D=4 run while the 4-dice build is under way; never
+at D=5), an exact check reads every move's exact value: how often each search chose an exact best
+move, their mean exact loss, and whether each change of move was for the better. Those tables are
+read without checking checksums, so the check writes no stamp beside them (the searches' probes read
+the smaller tables as ``best`` does: each pack checked once, remembered in a stamp beside it).
 
 The run is refused (one line, exit 2) unless every table of D-1 dice a side (and the smaller ones)
 is stored; ``--allow-partial`` measures on what is there, and its report says "partial" in its
