@@ -56,12 +56,12 @@ from typing import NamedTuple
 from report import cell, write_report
 from rolldown_evaluation import random_position
 
+from dicetree.cache.store import TableStore
 from dicetree.solver.advice import turn_engine
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from dicetree.solver.games.rolldown.fitted import load_model
-from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 from dicetree.solver.results import mean_and_spread, wilson_interval
