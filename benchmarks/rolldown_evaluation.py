@@ -143,6 +143,18 @@ def summary(outcomes: list[Outcome]) -> dict:
     }
 
 
+def paired(first: list[Outcome], second: list[Outcome]) -> dict:
+    """Two evaluations on the same positions: how often they choose alike, the positions only one gets
+    exact, and the mean of the first's loss less the second's with its 95% interval (normal)."""
+    n = len(first)
+    difference, spread, _ = mean_and_spread([a.loss - b.loss for a, b in zip(first, second)])
+    half = 1.96 * spread / n**0.5 if n else 0.0
+    return {"positions": n, "same_move": sum(a.move == b.move for a, b in zip(first, second)),
+            "exact_only_first": sum(a.exact and not b.exact for a, b in zip(first, second)),
+            "exact_only_second": sum(b.exact and not a.exact for a, b in zip(first, second)),
+            "loss_difference": difference, "loss_difference_interval": [difference - half, difference + half]}
+
+
 def wanted_tables(dice: int) -> list[Signature]:
     """The tables of ``dice`` dice a side without cards."""
     kinds = list(itertools.combinations(DIE_SIDES, dice))
@@ -243,6 +255,16 @@ def main(argv=None) -> None:
         name, _, depth = key.partition(" depth ")
         lines.append(f"| {name} | {depth} | {s['misses']} | {s['close_misses']} | {s['close_positions']} | "
                      f"{s['wide_miss_loss_share']:.0%} |")
+    report["paired"] = {f"{a} against {b} depth {depth}": paired(outcomes[(a, depth)], outcomes[(b, depth)])
+                        for depth in depths for a, b in itertools.combinations(evaluations, 2)}
+    lines += ["", "Side by side on the same positions (loss difference: the first's loss less the second's).", "",
+              "| evaluations | depth | same move | exact only with the first | only with the second | "
+              "loss difference | 95% interval |", "|---|---:|---:|---:|---:|---:|---|"]
+    for key, s in report["paired"].items():
+        pair, _, depth = key.partition(" depth ")
+        lines.append(f"| {pair} | {depth} | {s['same_move']} of {s['positions']} | {s['exact_only_first']} | "
+                     f"{s['exact_only_second']} | {s['loss_difference']:+.4f} | "
+                     f"{s['loss_difference_interval'][0]:+.4f} – {s['loss_difference_interval'][1]:+.4f} |")
     text = "\n".join(lines) + "\n"
     if args.quick:
         print(text)

@@ -106,15 +106,16 @@ def labelled(tablebase: Tablebase, signatures, samples: int | None, rng: np.rand
         table = tablebase.table(signature)
         if table is None:
             continue
-        flat = np.asarray(table).reshape(-1)
-        picks = range(flat.size) if samples is None or samples >= flat.size else rng.choice(flat.size, samples, replace=False)
+        # indexed, never read whole: a stored 4-dice table decodes to up to 3 GB of float64
+        picks = range(table.size) if samples is None or samples >= table.size else rng.choice(table.size, samples, replace=False)
         for index in picks:
-            faces = tuple(int(k) + 1 for k in np.unravel_index(index, table.shape))
+            axes = np.unravel_index(index, table.shape)
+            faces = tuple(int(k) + 1 for k in axes)
             if immediate_win(signature, faces):
                 continue
             state = position(signature, faces)
             rows.append(design_row(state, 0, pairs))
-            labels.append(float(flat[index]))
+            labels.append(float(table[axes]))
             heuristic.append(round_win_estimate(state, 0))
     return np.array(rows), np.array(labels), np.array(heuristic)
 
@@ -264,10 +265,14 @@ def main(argv=None) -> None:
     card_base.build(roots=card_tables)  # those not stored yet, with what they need
     print(f"card tables ready, {time.perf_counter() - started:.0f} s", flush=True)
     three = [Signature(m, t) for m in itertools.combinations(DIE_SIDES, 3) for t in itertools.combinations(DIE_SIDES, 3)]
-    no_cards = [s for s in all_signatures(2, 0) if s.dice == 2] + (three if args.fit_dice == 3 else [])
-    signatures = no_cards + card_tables
+    signatures = [s for s in all_signatures(2, 0) if s.dice == 2] + card_tables
     shuffler.shuffle(signatures)
     held_out = set(signatures[::3])
+    if args.fit_dice == 3:  # split apart, so the 2-dice split (and the labels kept for it) stays the same
+        fitted_three = three[:]
+        shuffler.shuffle(fitted_three)
+        held_out |= set(fitted_three[::3])
+        signatures += fitted_three
     sets = {}
     sampling = f"{LABELS}-s{args.seed}-n{args.samples}-c{args.card_tables}x{args.card_samples}"
     # (set name, its tables, positions per table, where they are, the kept labels' name)
