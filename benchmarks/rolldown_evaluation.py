@@ -8,7 +8,11 @@ per evaluation (``--rule evaluation=...``), and the chosen move is looked up in 
 values of the tables: it is *exact* when its exact value is the best one (to 1e-9), and its *loss*
 is the best exact value less its own, in win probability. The tables each position needs are built
 into ``--tables`` first (3 dice without cards: ``dicetree tablebase build rolldown --dice 3``, about
-2.2 GiB; with a card, each position's own closure, about 2 million positions, on demand).
+2.2 GiB; with a card, each position's own closure, about 2 million positions, on demand, and packs
+of it stored before endless play was scored as a draw solved again). With 4 dice or more (or
+``--stored-only``) positions are drawn only from the tables stored (a folder still being built:
+redrawn until one is), and nothing is built. ``--model NAME=PATH`` adds an evaluation ``NAME``: the
+fitted model of another data file (``benchmarks/rolldown_evaluation_fit.py --model-out``).
 
 Reported per evaluation and depth: exact best moves with their 95% (Wilson) interval, the mean
 loss with its 95% interval (normal approximation), the worst loss, the mean error of the search's
@@ -22,6 +26,8 @@ Usage::
 
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2,3
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2 --mover-cards 1
+    .venv/bin/python benchmarks/rolldown_evaluation.py --positions 60 --dice 4 --depths 2 --evaluations fitted,fitted3 \
+        --model fitted3=results/rolldown-evaluation/fitted_evaluation_3dice.json
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 10 --depths 2 --quick   # no files
 
 Writes ``results/rolldown-evaluation/accuracy-<dice>dice[-card].{md,json}``.
@@ -30,6 +36,7 @@ Writes ``results/rolldown-evaluation/accuracy-<dice>dice[-card].{md,json}``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
@@ -41,7 +48,9 @@ from report import write_report
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
+from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.tables import Signature
 from dicetree.solver.results import mean_and_spread, wilson_interval
 from dicetree.solver.search import Searcher
 
@@ -80,14 +89,36 @@ class Outcome:
     gap: float  # the exact best value less the best value of a move that is not an exact best (0: all tie)
 
 
-def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int) -> Outcome:
+def stored_positions(rng: random.Random, count: int, dice: int, mover_cards: int, tablebase: Tablebase):
+    """``count`` of :func:`random_position`'s positions whose own table is stored (the rest redrawn), for
+    tables that are being built: the sample is of the stored tables only."""
+    states = []
+    while len(states) < count:
+        state = random_position(rng, dice, mover_cards)
+        if tablebase.has(Signature.of_state(state)):
+            states.append(state)
+    return states
+
+
+def evaluation_game(name: str, models: dict[str, str]) -> Rolldown:
+    """The game whose search uses evaluation ``name``: ``fitted``, ``heuristic``, or one of ``models``
+    (a fitted model's data file other than the shipped one, put in the game's estimate's place)."""
+    if name not in models:
+        return Rolldown(evaluation=name)
+    game = Rolldown(evaluation="fitted")
+    game._estimate = load_model(models[name]).estimate  # the benchmark's one way to try an unshipped model
+    return game
+
+
+def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int,
+            evaluation: str) -> Outcome:
     started = time.perf_counter()
     result = searcher.search(state, depth=depth)
     seconds = time.perf_counter() - started
     best = max(exact.values())
     chosen = exact[result.best.name]
     others = [v for v in exact.values() if v < best - TIE]
-    return Outcome(game.format(state), game.evaluation, depth, result.best.name, chosen >= best - TIE,
+    return Outcome(game.format(state), evaluation, depth, result.best.name, chosen >= best - TIE,
                    best - chosen, result.value - best, seconds, result.stats.nodes, best - max(others, default=best))
 
 
@@ -112,6 +143,24 @@ def summary(outcomes: list[Outcome]) -> dict:
     }
 
 
+def paired(first: list[Outcome], second: list[Outcome]) -> dict:
+    """Two evaluations on the same positions: how often they choose alike, the positions only one gets
+    exact, and the mean of the first's loss less the second's with its 95% interval (normal)."""
+    n = len(first)
+    difference, spread, _ = mean_and_spread([a.loss - b.loss for a, b in zip(first, second)])
+    half = 1.96 * spread / n**0.5 if n else 0.0
+    return {"positions": n, "same_move": sum(a.move == b.move for a, b in zip(first, second)),
+            "exact_only_first": sum(a.exact and not b.exact for a, b in zip(first, second)),
+            "exact_only_second": sum(b.exact and not a.exact for a, b in zip(first, second)),
+            "loss_difference": difference, "loss_difference_interval": [difference - half, difference + half]}
+
+
+def wanted_tables(dice: int) -> list[Signature]:
+    """The tables of ``dice`` dice a side without cards."""
+    kinds = list(itertools.combinations(DIE_SIDES, dice))
+    return [Signature(mine, theirs) for mine in kinds for theirs in kinds]
+
+
 def load_partial(path: Path) -> dict[tuple[str, str, int], Outcome]:
     done = {}
     if path.exists():
@@ -131,6 +180,10 @@ def main(argv=None) -> None:
     parser.add_argument("--evaluations", default=",".join(EVALUATIONS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
+    parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
+                        help="an evaluation NAME (for --evaluations) from the fitted model's data file at PATH")
+    parser.add_argument("--stored-only", action="store_true", help="draw only positions whose table is stored "
+                        "(for a folder being built; the default with 4 dice or more)")
     parser.add_argument("--quick", action="store_true", help="print only: no results files, no checkpoint")
     parser.add_argument("--output", default=None)
     args = parser.parse_args(argv)
@@ -141,10 +194,14 @@ def main(argv=None) -> None:
     done = {} if args.quick else load_partial(partial)
     started = time.perf_counter()
 
+    models = dict(item.split("=", 1) for item in args.model)
     rng = random.Random(args.seed)
-    states = [random_position(rng, args.dice, args.mover_cards) for _ in range(args.positions)]
-    games = {name: Rolldown(evaluation=name) for name in evaluations}
     tablebase = Tablebase(TableStore(args.tables), ace="online")
+    if args.stored_only or args.dice >= 4:
+        states = stored_positions(rng, args.positions, args.dice, args.mover_cards, tablebase)
+    else:
+        states = [random_position(rng, args.dice, args.mover_cards) for _ in range(args.positions)]
+    games = {name: evaluation_game(name, models) for name in evaluations}
     searchers = {(name, depth): Searcher(game, cache_slots=2**18) for name, game in games.items() for depth in depths}
     outcomes: dict[tuple[str, int], list[Outcome]] = {key: [] for key in searchers}
     with (open(partial, "a") if not args.quick else open("/dev/null", "w")) as checkpoint:
@@ -156,24 +213,31 @@ def main(argv=None) -> None:
                 if outcome is None:
                     if exact is None:
                         tablebase.ensure(state)
+                        if any(state.hands):  # the card tables' own folder: packs stored before endless
+                            tablebase.build(roots=[Signature.of_state(state)])  # play was scored are solved again
                         exact = {games[name].action_name(state, a): v for a, v in tablebase.move_values(state)}
-                    outcome = measure(games[name], searcher, state, exact, depth)
+                    outcome = measure(games[name], searcher, state, exact, depth, name)
                     checkpoint.write(json.dumps(asdict(outcome)) + "\n")
                     checkpoint.flush()
                 outcomes[(name, depth)].append(outcome)
             if (k + 1) % 25 == 0:
                 print(f"{k + 1}/{len(states)} positions, {time.perf_counter() - started:.0f} s", flush=True)
 
-    report = {"dice": args.dice, "mover_cards": args.mover_cards, "seed": args.seed, "positions": args.positions,
+    stored = sum(1 for s in wanted_tables(args.dice) if tablebase.has(s)) if args.stored_only or args.dice >= 4 else None
+    report = {"stored_tables": stored, "models": models, "dice": args.dice, "mover_cards": args.mover_cards, "seed": args.seed, "positions": args.positions,
               "results": {f"{name} depth {depth}": summary(found) for (name, depth), found in outcomes.items()}}
     cards = f", one card in the mover's hand" if args.mover_cards == 1 else (
         f", {args.mover_cards} cards in the mover's hand" if args.mover_cards else ", no cards")
     command = (f"`.venv/bin/python benchmarks/rolldown_evaluation.py --positions {args.positions} --dice {args.dice} "
                f"--mover-cards {args.mover_cards} --depths {args.depths} --evaluations {args.evaluations} "
-               f"--seed {args.seed}`")
+               f"--seed {args.seed}" + "".join(f" --model {item}" for item in args.model)
+               + (" --stored-only" if args.stored_only else "") + "`")
     lines = [f"# RolldownBeta: the search's best move against exact values, {args.dice} dice a side{cards}", "",
              f"{command} ({time.perf_counter() - started:.0f} s, tables off in the search, exact move values "
-             "from the endgame tables). Loss: the exact best move's winning chance less the chosen move's.", "",
+             "from the endgame tables). Loss: the exact best move's winning chance less the chosen move's."
+             + (f" Positions drawn only from the {stored} tables of {args.dice} dice a side without cards stored "
+                "(the rest redrawn)." if stored is not None else "")
+             + "".join(f" `{name}`: the fitted model in `{path}`." for name, path in models.items()), "",
              "| evaluation | depth | positions | exact best move | 95% interval | mean loss | 95% interval | "
              "worst loss | mean abs value error | s / search | nodes / search |",
              "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|"]
@@ -191,6 +255,16 @@ def main(argv=None) -> None:
         name, _, depth = key.partition(" depth ")
         lines.append(f"| {name} | {depth} | {s['misses']} | {s['close_misses']} | {s['close_positions']} | "
                      f"{s['wide_miss_loss_share']:.0%} |")
+    report["paired"] = {f"{a} against {b} depth {depth}": paired(outcomes[(a, depth)], outcomes[(b, depth)])
+                        for depth in depths for a, b in itertools.combinations(evaluations, 2)}
+    lines += ["", "Side by side on the same positions (loss difference: the first's loss less the second's).", "",
+              "| evaluations | depth | same move | exact only with the first | only with the second | "
+              "loss difference | 95% interval |", "|---|---:|---:|---:|---:|---:|---|"]
+    for key, s in report["paired"].items():
+        pair, _, depth = key.partition(" depth ")
+        lines.append(f"| {pair} | {depth} | {s['same_move']} of {s['positions']} | {s['exact_only_first']} | "
+                     f"{s['exact_only_second']} | {s['loss_difference']:+.4f} | "
+                     f"{s['loss_difference_interval'][0]:+.4f} – {s['loss_difference_interval'][1]:+.4f} |")
     text = "\n".join(lines) + "\n"
     if args.quick:
         print(text)

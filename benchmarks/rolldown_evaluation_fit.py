@@ -15,7 +15,15 @@ with cards it needs, it builds into ``--card-store`` (default: ``--tables``):
   without the model), and so are the tables of one die a side without cards, whose exact values
   the model carries as its pair values (they would be fitted to themselves);
 * the 3-dice check (``--check-samples`` positions of each 3-dice table without cards, where
-  those tables are stored) is positions with more dice than any the fit saw.
+  those tables are stored) is positions with more dice than any the fit saw;
+* with ``--fit-dice 3`` the 3-dice tables without cards (``--samples3`` positions each) join the
+  tables split into fit and check (those with cards stay at most 2 dice: no 3-dice card tables);
+* the 4-dice check (``--check4-samples`` positions of each 4-dice table without cards that is
+  stored: a build may still be adding to them, and the sample is of the stored ones only).
+
+Every set is scored for the model fitted, the data file as it was before (``shipped``) and the
+heuristic, side by side. ``--model-out`` writes the model elsewhere than the shipped data file
+(a model kept as an option), ``--results-name`` the figures under another name.
 
 The fit minimizes the cross-entropy against the exact value (soft labels) over standardized
 features with a small weight decay, by Adam on minibatches, keeping the weights that did best on
@@ -30,6 +38,8 @@ sampling reads them instead of computing the features again).
 Usage::
 
     .venv/bin/python benchmarks/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval
+    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval \
+        --hidden 0 --fit-dice 3 --model-out results/rolldown-evaluation/fitted_evaluation_3dice.json --results-name fit-3dice
     .venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples 50 --card-tables 20 --card-samples 20 --quick
 """
 
@@ -60,6 +70,7 @@ from dicetree.solver.games.rolldown.fitted import (
     NO_HIDDEN_LAYER,
     HiddenLayer,
     design_row,
+    load_model,
     model_payload,
 )
 from dicetree.solver.games.rolldown.tablebase import Tablebase
@@ -67,6 +78,9 @@ from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-evaluation"
 SLOT = {sides: slot for slot, sides in enumerate(DIE_SIDES)}
+LABELS = "endless-draw"
+"""In the kept labels' names: labels from tables that score endless play as a draw (cells kept before
+that change, named without it, are not read again)."""
 
 
 def position(signature: Signature, faces: tuple[int, ...]) -> RolldownState:
@@ -92,15 +106,16 @@ def labelled(tablebase: Tablebase, signatures, samples: int | None, rng: np.rand
         table = tablebase.table(signature)
         if table is None:
             continue
-        flat = np.asarray(table).reshape(-1)
-        picks = range(flat.size) if samples is None or samples >= flat.size else rng.choice(flat.size, samples, replace=False)
+        # indexed, never read whole: a stored 4-dice table decodes to up to 3 GB of float64
+        picks = range(table.size) if samples is None or samples >= table.size else rng.choice(table.size, samples, replace=False)
         for index in picks:
-            faces = tuple(int(k) + 1 for k in np.unravel_index(index, table.shape))
+            axes = np.unravel_index(index, table.shape)
+            faces = tuple(int(k) + 1 for k in axes)
             if immediate_win(signature, faces):
                 continue
             state = position(signature, faces)
             rows.append(design_row(state, 0, pairs))
-            labels.append(float(flat[index]))
+            labels.append(float(table[axes]))
             heuristic.append(round_win_estimate(state, 0))
     return np.array(rows), np.array(labels), np.array(heuristic)
 
@@ -225,6 +240,12 @@ def main(argv=None) -> None:
     parser.add_argument("--card-tables", type=int, default=3000, help="tables with cards sampled (built if missing)")
     parser.add_argument("--card-samples", type=int, default=300, help="positions sampled per table with cards")
     parser.add_argument("--check-samples", type=int, default=300, help="positions sampled per 3-dice table")
+    parser.add_argument("--fit-dice", type=int, default=2, choices=(2, 3), help="fit on tables of at most this "
+                        "many dice a side without cards (those with cards: at most 2)")
+    parser.add_argument("--samples3", type=int, default=1000, help="positions sampled per 3-dice table fitted")
+    parser.add_argument("--check4-samples", type=int, default=300, help="positions sampled per stored 4-dice table")
+    parser.add_argument("--model-out", default=None, help="the data file written (default: the shipped one)")
+    parser.add_argument("--results-name", default="fit", help="results/rolldown-evaluation/<name>.{md,json}")
     parser.add_argument("--hidden", type=int, default=32, help="hidden tanh units (0: the logistic model alone)")
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--decay", type=float, default=1e-6, help="weight decay (L2) of every weight")
@@ -243,30 +264,51 @@ def main(argv=None) -> None:
     card_tables = card_tables[:args.card_tables]
     card_base.build(roots=card_tables)  # those not stored yet, with what they need
     print(f"card tables ready, {time.perf_counter() - started:.0f} s", flush=True)
+    three = [Signature(m, t) for m in itertools.combinations(DIE_SIDES, 3) for t in itertools.combinations(DIE_SIDES, 3)]
     signatures = [s for s in all_signatures(2, 0) if s.dice == 2] + card_tables
     shuffler.shuffle(signatures)
     held_out = set(signatures[::3])
+    if args.fit_dice == 3:  # split apart, so the 2-dice split (and the labels kept for it) stays the same
+        fitted_three = three[:]
+        shuffler.shuffle(fitted_three)
+        held_out |= set(fitted_three[::3])
+        signatures += fitted_three
     sets = {}
-    sampling = f"s{args.seed}-n{args.samples}-c{args.card_tables}x{args.card_samples}"
-    for name, with_cards in (("no cards", False), ("cards", True)):
-        chosen = [s for s in signatures if bool(s.cards) == with_cards]
-        samples = args.card_samples if with_cards else args.samples
+    sampling = f"{LABELS}-s{args.seed}-n{args.samples}-c{args.card_tables}x{args.card_samples}"
+    # (set name, its tables, positions per table, where they are, the kept labels' name)
+    groups = [("at most 2 dice, no cards", [s for s in signatures if not s.cards and s.dice == 2], args.samples,
+               tablebase, "nocards"),
+              ("at most 2 dice, cards", [s for s in signatures if s.cards], args.card_samples, card_base, "cards")]
+    if args.fit_dice == 3:
+        groups.append(("3 dice, no cards", [s for s in signatures if s.dice == 3], args.samples3, tablebase,
+                       f"three{args.samples3}"))
+    for name, chosen, samples, base, key in groups:
         for part, members in (("fit", [s for s in chosen if s not in held_out]),
                               ("check", [s for s in chosen if s in held_out])):
-            found = labelled_cached(f"{sampling}-{part}-{'cards' if with_cards else 'nocards'}",
-                                    lambda rng, members=members, samples=samples, base=card_base if with_cards else tablebase:
+            found = labelled_cached(f"{sampling}-{part}-{key}", lambda rng, members=members, samples=samples, base=base:
                                     labelled(base, members, samples, rng, pairs))
             print(f"{part}, {name}: {len(found[1]):,} positions, {time.perf_counter() - started:.0f} s", flush=True)
             if len(found[1]):
-                sets[f"{part}, at most 2 dice, {name}"] = found
-    three = [Signature(m, t) for m in itertools.combinations(DIE_SIDES, 3) for t in itertools.combinations(DIE_SIDES, 3)]
-    check3 = labelled_cached(f"s{args.seed}-three{args.check_samples}",
-                             lambda rng: labelled(tablebase, three, args.check_samples, rng, pairs))
-    if len(check3[1]):
-        sets["check, 3 dice, no cards"] = check3
+                sets[f"{part}, {name}"] = found
+    carried = []  # the checks on more dice than any fitted
+    if args.fit_dice == 2:
+        check3 = labelled_cached(f"{LABELS}-s{args.seed}-three{args.check_samples}",
+                                 lambda rng: labelled(tablebase, three, args.check_samples, rng, pairs))
+        if len(check3[1]):
+            sets["check, 3 dice, no cards"] = check3
+            carried.append("check, 3 dice, no cards")
+    four = [s for s in (Signature(m, t) for m in itertools.combinations(DIE_SIDES, 4)
+                        for t in itertools.combinations(DIE_SIDES, 4)) if tablebase.has(s)]
+    if args.check4_samples and four:  # the 4-dice tables stored so far (a build may be adding to them)
+        check4 = labelled_cached(f"{LABELS}-s{args.seed}-four{args.check4_samples}-of{len(four)}",
+                                 lambda rng: labelled(tablebase, four, args.check4_samples, rng, pairs))
+        name4 = f"check, 4 dice, no cards ({len(four)} of 225 tables, the stored ones)"
+        sets[name4] = check4
+        carried.append(name4)
+        print(f"{name4}: {len(check4[1]):,} positions, {time.perf_counter() - started:.0f} s", flush=True)
 
     fit_names = [name for name in sets if name.startswith("fit")]
-    check_names = [name for name in sets if name.startswith("check, at most 2")]
+    check_names = [name for name in sets if name.startswith("check") and name not in carried]
     x_fit = np.vstack([sets[n][0] for n in fit_names])
     y_fit = np.concatenate([sets[n][1] for n in fit_names])
     mean, scale = x_fit.mean(axis=0), np.maximum(x_fit.std(axis=0), 1e-9)
@@ -282,10 +324,12 @@ def main(argv=None) -> None:
         models[label] = to_model(net, mean, scale, pairs)
         print(f"{label}: fitted, {time.perf_counter() - started:.0f} s", flush=True)
     model = models["fitted"]
+    models["shipped"] = load_model(DATA_FILE)  # the data file as it was before this fit, side by side
 
     report = {"version": VERSION, "seed": args.seed, "samples": args.samples, "card_tables": args.card_tables,
               "card_samples": args.card_samples, "check_samples": args.check_samples, "hidden": args.hidden,
-              "epochs": args.epochs, "check_cross_entropy_by_epoch": histories, "scores": {},
+              "epochs": args.epochs, "fit_dice": args.fit_dice,
+              "samples3": args.samples3, "check4_samples": args.check4_samples, "check_cross_entropy_by_epoch": histories, "scores": {},
               "positions": {name: int(len(y)) for name, (_, y, _) in sets.items()}}
     for name, (x, y, heuristic) in sets.items():
         report["scores"][name] = {label: scores(sigmoid(found.logits(x)), y) for label, found in models.items()}
@@ -296,10 +340,12 @@ def main(argv=None) -> None:
     lines = ["# RolldownBeta: the fitted leaf evaluation against exact values", "",
              f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} "
              f"--card-tables {args.card_tables} --card-samples {args.card_samples} "
-             f"--check-samples {args.check_samples} --hidden {args.hidden} --epochs {args.epochs} --decay {args.decay:g} --seed {args.seed}` "
+             f"--check-samples {args.check_samples} --fit-dice {args.fit_dice} --samples3 {args.samples3} "
+             f"--check4-samples {args.check4_samples} --hidden {args.hidden} --epochs {args.epochs} --decay {args.decay:g} --seed {args.seed}` "
              f"({report['seconds']:.0f} s on 2 shared cores). Labels: exact values of the "
-             "endgame tables for the mover; tables split two thirds fit, one third check; the 3-dice "
-             "positions have more dice than any the fit saw. " + (
+             f"endgame tables for the mover; tables split two thirds fit, one third check; the {args.fit_dice + 1}-dice "
+             "positions (and any with more) have more dice than any the fit saw; `shipped`: the data file "
+             "before this fit. " + (
                  f"`fitted`: {args.hidden} hidden tanh units on top of the logistic model; `logistic`: the same "
                  "fit with none." if args.hidden else "`fitted`: the logistic model (no hidden unit)."), ""]
     lines += table(["set", "positions", "model", "mean abs error", "mean error (bias)", "log loss (bits)", "within 0.05"],
@@ -317,10 +363,12 @@ def main(argv=None) -> None:
         return
     extra = {"fitted_by": "benchmarks/rolldown_evaluation_fit.py", "seed": args.seed, "samples": args.samples,
              "card_tables": args.card_tables, "card_samples": args.card_samples, "epochs": args.epochs,
+             "fit_dice": args.fit_dice,
              "scores": summary}
-    DATA_FILE.write_text(json.dumps(model_payload(model, extra), indent=1) + "\n")
-    print(f"wrote {DATA_FILE}")
-    write_report(RESULTS / "fit", text, report)
+    model_out = Path(args.model_out) if args.model_out else DATA_FILE
+    model_out.write_text(json.dumps(model_payload(model, extra), indent=1) + "\n")
+    print(f"wrote {model_out}")
+    write_report(RESULTS / args.results_name, text, report)
 
 
 if __name__ == "__main__":

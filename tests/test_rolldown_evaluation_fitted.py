@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -134,3 +135,12 @@ def test_duels_can_set_the_two_evaluations_against_each_other():
         spec = parse_strategy(f"{name}:depth=1", GAME)
         strategy = make_strategy(GAME, spec)
         assert strategy.searcher.game.evaluation == name
+
+
+def test_the_model_fitted_on_three_dice_kept_beside_its_figures_is_a_valid_model():
+    """``results/rolldown-evaluation/fitted_evaluation_3dice.json`` (not shipped, tried by the benchmark's
+    ``--model``) passes the data file's checks and orders a hand-worked position as the shipped one does."""
+    kept = load_model(Path(__file__).parent.parent / "results" / "rolldown-evaluation" / "fitted_evaluation_3dice.json")
+    state = GAME.parse("d8:7,d12:10,d20:15/d6:2,d10:3,d4:1 a -/-")
+    assert kept.pair_values == load_model().pair_values
+    assert 0.5 < kept.estimate(state, 0) < 1.0 and kept.estimate(state, 1) < 0.5
