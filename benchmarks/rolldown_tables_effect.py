@@ -197,7 +197,7 @@ def search_once(searcher: Searcher, state: RolldownState, depth: int, oracle: Sm
     if oracle is not None:
         oracle.reachable = 0
     if getattr(searcher.game, "evaluation", None) == "fitted":
-        load_model()._memo.clear()  # noqa: SLF001 (no public way to forget; values do not change)
+        load_model().forget()
     started = time.perf_counter()
     result = searcher.search(state, depth=depth)
     seconds = time.perf_counter() - started

@@ -249,6 +249,10 @@ class FittedModel:
             found = memo[key] = self._estimate(state, to_move)
         return found
 
+    def forget(self) -> None:
+        """Empty the memo of estimates (they stay the same: only for timings that must start cold)."""
+        self._memo.clear()
+
     def _estimate(self, state: RolldownState, to_move: int) -> float:
         mine, theirs = sides_and_faces(state, to_move), sides_and_faces(state, 1 - to_move)
         if len(mine) == 1:

@@ -89,6 +89,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -204,10 +205,7 @@ class Signature:
     @classmethod
     def of_state(cls, state: RolldownState) -> Signature:
         """The signature of ``state``, from the view of ``state.mover``."""
-        me, them = state.mover, 1 - state.mover
-        mine = tuple(DIE_SIDES[i] for i, f in enumerate(state.dice[me]) if f)
-        theirs = tuple(DIE_SIDES[i] for i, f in enumerate(state.dice[them]) if f)
-        return cls(mine, theirs, tuple(state.hands[me]), tuple(state.hands[them]))
+        return _signature_of(state.dice, state.hands, state.mover)
 
     def swap(self) -> Signature:
         """The same material seen by the opponent (who moves after any move but a Queen's first half)."""
@@ -255,6 +253,16 @@ class Signature:
             out += [self.capture_child(i, j) for i in range(self.dice) for j in range(self.dice)]
         out += [self.card_child(c) for c in sorted(set(self.my_hand))]
         return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _signature_of(dice: tuple, hands: tuple, mover: int) -> Signature:
+    """:meth:`Signature.of_state`, remembered: a search probes a few signatures many times, and
+    building one validates it (an invalid one raises, and is not remembered)."""
+    me, them = mover, 1 - mover
+    mine = tuple(DIE_SIDES[i] for i, f in enumerate(dice[me]) if f)
+    theirs = tuple(DIE_SIDES[i] for i, f in enumerate(dice[them]) if f)
+    return Signature(mine, theirs, tuple(hands[me]), tuple(hands[them]))
 
 
 def _drop(items: tuple[int, ...], index: int) -> tuple[int, ...]:
