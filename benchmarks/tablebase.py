@@ -363,6 +363,12 @@ def process_cpu(pid: int) -> tuple[float, float]:
 
 #: a 4-dice position of the first table the build stores (d4 d6 d8 d10 on both sides)
 FOUR_DICE_POSITION = "d4:2,d6:5,d8:1,d10:7/d4:3,d6:6,d8:8,d10:2 a -/-"
+#: each probed from a fresh process: the first table stored, one of the largest (lean path), a mixed one
+FOUR_DICE_POSITIONS = (
+    FOUR_DICE_POSITION,
+    "d8:3,d10:9,d12:4,d20:17/d8:6,d10:2,d12:11,d20:5 b -/-",
+    "d4:4,d6:1,d12:9,d20:13/d6:3,d8:7,d10:10,d20:2 a -/-",
+)
 FRESH_PROBE = """
 import sys, time
 from dicetree.cache.store import TableStore
@@ -378,8 +384,10 @@ print(time.perf_counter() - started, value)
 def fresh_probe(folder: Path, position: str) -> tuple[float, float]:
     """In a fresh process, after its imports: seconds to open the tables and probe ``position``, and the value."""
     done = subprocess.run([sys.executable, "-c", FRESH_PROBE, str(folder), position], cwd=ROOT, check=True,
-                          text=True, stdout=subprocess.PIPE)
+                          text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     seconds, value = done.stdout.split()
+    if value == "None":  # its table is not stored (yet)
+        raise LookupError(position)
     return float(seconds), float(value)
 
 
@@ -398,10 +406,13 @@ def four_dice_built(folder: Path, build_pid: int | None = None) -> dict:
                "positions_planned": sum(b.positions for b in batches.values())}
     cpu, started = process_cpu(build_pid) if build_pid else (0.0, math.inf)
     figures["build_cpu_seconds"], figures["updates_by_that_build"] = cpu, 0
+    created = []  # when each 4-dice pack was written, and how long its batch took before
     for info in PackStore(folder).packs("rolldown-online"):
         if Signature.parse(info.path.parent.name).dice != 4:
             continue
         batch = batches.get(info.path.name.removesuffix(".dtp"))
+        created.append((datetime.fromisoformat(info.metadata["created"]).timestamp(),
+                        float(info.metadata.get("build_time", 0.0))))
         if batch is not None and datetime.fromisoformat(info.metadata["created"]).timestamp() >= started:
             figures["updates_by_that_build"] += batch.elements * int(info.metadata.get("updates", 0))
         figures["batches"] += 1
@@ -415,8 +426,21 @@ def four_dice_built(folder: Path, build_pid: int | None = None) -> dict:
             figures["position_updates"] += batch.elements * int(info.metadata.get("updates", 0))
             figures["lean_batches"] += memory_plan(batch).lean
             figures["largest_done"] = max(figures["largest_done"], batch.elements)
+    if created:
+        # the span from the first batch's start to the last pack written: the build's wall time
+        # where it ran in one go (a build resumed across sessions spans the pause too)
+        figures["first_started"] = min(at - seconds for at, seconds in created)
+        figures["last_written"] = max(at for at, _ in created)
     if figures["batches"]:
-        figures["fresh_probe_seconds"], figures["fresh_probe_value"] = fresh_probe(folder, FOUR_DICE_POSITION)
+        figures["fresh_probes"] = []
+        for position in FOUR_DICE_POSITIONS:
+            try:
+                seconds, value = fresh_probe(folder, position)
+            except LookupError:  # its table is not stored yet
+                continue
+            figures["fresh_probes"].append({"position": position, "seconds": seconds, "value": value})
+        first = figures["fresh_probes"][0]
+        figures["fresh_probe_seconds"], figures["fresh_probe_value"] = first["seconds"], first["value"]
     figures["measured"] = time.strftime("%Y-%m-%d %H:%M")
     figures["load"] = os.getloadavg()
     return figures
@@ -450,42 +474,66 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
         share = four["positions"] / four["positions_planned"]
         left = four["positions_planned"] - four["positions"]
         sweeps = four["position_updates"] / max(1, four["positions"])
+        complete = four["batches"] >= four["batches_planned"]
+        span = four.get("last_written", 0.0) - four.get("first_started", 0.0)
         lines += [
             "",
-            f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice -n 5`, "
-            f"resumable; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on "
-            f"{os.cpu_count()} CPUs shared with other helpers):",
+            (f"Built (`dicetree tablebase build rolldown --dice 4 --tables /work/tables` under `nice -n 10`, all of it "
+             f"in one run; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on {os.cpu_count()} CPUs):"
+             if complete else
+             f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice -n 5`, "
+             f"resumable; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on "
+             f"{os.cpu_count()} CPUs shared with other helpers):"),
             "",
             "| batches | tables | positions | share | wins for the mover above 1/2 | solving (summed over batches) "
-            "| on disk | largest residual | sweeps / position | updates / s of batch time |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| first batch started to last pack written | on disk | largest residual | sweeps / position "
+            "| updates / s of batch time |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
             f"| {four['batches']} of {four['batches_planned']} | {four['tables']} of {four['tables_planned']} | "
             f"{four['positions']:,} | {share:.1%} | {four['above_half']:,} "
             f"({four['above_half'] / max(1, four['positions']):.1%}) | {four['build_seconds']:.0f} s | "
-            f"{four['bytes'] / 2**30:.2f} GiB | {four['residual']:.1e} | {sweeps:.1f} | {rate / 1e6:.0f} M |",
+            f"{span / 3600:.2f} h | {four['bytes'] / 2**30:.2f} GiB | {four['residual']:.1e} | {sweeps:.1f} | "
+            f"{rate / 1e6:.0f} M |",
             "",
-            "Batches stored before endless play was scored are solved again by the next build, starting from their "
-            "stored values: their packs record that second solve's time and sweeps (a few sweeps), so the solving "
-            "time and sweeps here undercount the first builds (the figures of 19:04, before: 44 batches, 6417 s, "
-            "38.1 sweeps a position). A probe from a fresh process measured cold, while the build rewrites packs, "
-            "can take longer than warm: 2.2 to 3.6 ms in three fresh processes at 22:01.",
-            "",
-            f"From a fresh process (its imports done), opening the tables and probing `{FOUR_DICE_POSITION}` "
-            f"(value {four.get('fresh_probe_value', float('nan')):.6f} for A) took "
-            f"{1e3 * four.get('fresh_probe_seconds', float('nan')):.1f} ms (target: 50 ms). `best` probes the 4-dice "
-            "tables during its search (`dicetree best rolldown \"<that position>\" --tables /work/tables`: "
-            "\"endgame tables: 62 hits in 62 probes\" at depth 1) and `--exact` reads a 4-dice position's exact "
-            "values from them. What 4-dice tables buy on 5-dice positions is not measured: the build has not "
-            "finished.",
-            "",
-            f"The largest batch done so far has {four['largest_done']:,} positions a table ({four['lean_batches']} "
-            f"batches on the lean path). At the same rate the {left:,} positions left take about "
-            f"{left * sweeps / rate / 3600:.1f} hours of batch time (more: the largest batches iterate in float64 "
-            "without Anderson's history, and their reroll means no longer fit in cache). A batch's time is its wall "
-            "time, two batches at once in one process on a machine shared with other helpers"
-            + (f"; per second of the build process's CPU time (its whole run, batches in progress included) it "
-               f"made {cpu_rate / 1e6:.0f} M position updates" if cpu_rate else "") + ".",
         ]
+        if not complete:
+            lines += [
+                "Batches stored before endless play was scored are solved again by the next build, starting from "
+                "their stored values: their packs record that second solve's time and sweeps (a few sweeps), so the "
+                "solving time and sweeps here undercount the first builds.",
+                "",
+            ]
+        probes = four.get("fresh_probes") or [{"position": FOUR_DICE_POSITION, "value": four.get("fresh_probe_value",
+                                               float("nan")), "seconds": four.get("fresh_probe_seconds", float("nan"))}]
+        worst = max(p["seconds"] for p in probes)
+        lines += [
+            "From a fresh process (its imports done), opening the tables and probing one position"
+            f" (target: 50 ms{', met' if worst < 0.05 else ', NOT met'}):",
+            "",
+            "| position | value for the side to move | open + probe |",
+            "| --- | ---: | ---: |",
+            *(f"| `{p['position']}` | {p['value']:.6f} | {1e3 * p['seconds']:.1f} ms |" for p in probes),
+            "",
+            "`best` probes the 4-dice tables during its search and `--exact` reads a 4-dice position's exact "
+            "values from them (`dicetree best rolldown \"<a position above>\" --tables /work/tables`).",
+            "",
+        ]
+        if complete:
+            lines.append(
+                f"The largest batch has {four['largest_done']:,} positions a table ({four['lean_batches']} batches on the "
+                "lean path). A batch's time is its wall time; up to two batches run at once in one process (two worker "
+                "threads, within the memory budget)"
+                + (f"; per second of the build process's CPU time it made {cpu_rate / 1e6:.0f} M position updates"
+                   if cpu_rate else "") + ".")
+        else:
+            lines.append(
+                f"The largest batch done so far has {four['largest_done']:,} positions a table ({four['lean_batches']} "
+                f"batches on the lean path). At the same rate the {left:,} positions left take about "
+                f"{left * sweeps / rate / 3600:.1f} hours of batch time (more: the largest batches iterate in float64 "
+                "without Anderson's history, and their reroll means no longer fit in cache). A batch's time is its "
+                "wall time, two batches at once in one process"
+                + (f"; per second of the build process's CPU time (its whole run, batches in progress included) it "
+                   f"made {cpu_rate / 1e6:.0f} M position updates" if cpu_rate else "") + ".")
         if cpu_rate:
             rate = cpu_rate  # what one core does: the fair measure for a cluster
         five_only = estimate_build(5, 0).positions - everything.positions
@@ -506,6 +554,37 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
             f"which this builder does not do. The first card in each hand multiplies positions, time and storage by "
             f"{len(hands_up_to(1)) ** 2} (every pair of hands of at most one card: {len(hands_up_to(1))} hands each).",
         ]
+    return lines + tables_effect_lines()
+
+
+def tables_effect_lines(folder: Path = ROOT / "results" / "tables-effect") -> list[str]:
+    """What the tables one size down change in a depth-2 search, from ``benchmarks/rolldown_tables_effect.py``'s
+    reports (5 dice against the 4-dice tables where measured, and 4 against 3)."""
+    lines = []
+    for dice in (5, 4):
+        try:
+            data = json.loads((folder / f"effect-{dice}dice.json").read_text())
+        except (OSError, ValueError):
+            continue
+        s, low, high = data["summary"], *data["summary"]["changed_interval"]
+        text = (f"**What the {dice - 1}-dice tables buy {dice}-dice searches** (`benchmarks/rolldown_tables_effect.py "
+                f"--dice {dice} --positions {s['positions']}`, `results/tables-effect/effect-{dice}dice.md`): "
+                f"{s['positions']:,} random {dice}-dice positions searched to depth {data['depth']} with the tables "
+                f"of at most {dice - 1} dice a side and without: the best move changes in {s['changed']} "
+                f"({s['changed_share']:.1%}, 95% interval {low:.1%} to {high:.1%}), the root value by "
+                f"{s['mean_abs_value_change']:.3f} on average (largest {s['largest_abs_value_change']:.3f}); a change "
+                f"is worth {s['mean_worth_of_change']:.3f} on average as the table-backed search values it; "
+                f"{s['table_hits']:,} table hits, {s['seconds_per_search_tables']:.2f} s a search with the tables "
+                f"against {s['seconds_per_search_plain']:.2f} s without.")
+        exact = data.get("exact_check") or {}
+        if exact.get("positions"):
+            n = exact["positions"]
+            text += (f" Where the positions' own tables are stored ({n:,}), the search with tables picks an exact "
+                     f"best move in {exact['exact_best_with_tables'] / n:.1%} against "
+                     f"{exact['exact_best_without'] / n:.1%}, mean exact loss {exact['mean_loss_with_tables']:.4f} "
+                     f"against {exact['mean_loss_without']:.4f}; {exact['changed_better']} of the {exact['changed']} "
+                     "changes there are for the better.")
+        lines += ["", text]
     return lines
 
 
