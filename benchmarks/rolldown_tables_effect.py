@@ -35,6 +35,10 @@ Usage::
 
     nice -n 10 .venv/bin/python benchmarks/rolldown_tables_effect.py --dice 4 --positions 100 --tables /work/tables
     nice -n 10 .venv/bin/python benchmarks/rolldown_tables_effect.py --dice 5 --positions 100 --tables /work/tables
+    nice -n 10 .venv/bin/python benchmarks/rolldown_tables_effect.py --dice 5 --positions 300 --jobs 2 --tables /work/tables
+
+``--jobs N`` searches N positions at once in local processes (the same cells, whichever process
+computes them; each search's seconds then include the processes' sharing of the machine).
 
 Writes ``results/tables-effect/effect-<D>dice[-partial].{md,json}``.
 """
@@ -65,6 +69,7 @@ from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 from dicetree.solver.results import mean_and_spread, wilson_interval
+from dicetree.solver.parallel import Workers, made_once
 from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "tables-effect"
@@ -84,6 +89,7 @@ class SmallerTables:
     tables, whether or not some 4-dice tables are stored beside them."""
 
     def __init__(self, base: Tablebase, most_dice: int):
+        self.base = base
         self.probe: Callable[[RolldownState], float | None] = base.oracle() or (lambda state: None)
         self.most_dice = most_dice
         self.reachable = 0
@@ -204,6 +210,45 @@ def search_once(searcher: Searcher, state: RolldownState, depth: int, oracle: Sm
     return Searched(result.best.name, result.value, tuple((m.name, m.value) for m in result.moves), result.exact,
                     seconds, result.stats.nodes, result.stats.table_probes,
                     oracle.reachable if oracle is not None else 0, result.stats.table_hits)
+
+
+class PositionJob(NamedTuple):
+    """One position's cell: what a worker process needs to search it both ways."""
+
+    name: str
+    position: str
+    dice: int
+    depth: int
+    evaluation: str
+    tables: str | None
+
+
+def engines(dice: int, evaluation: str, tables: str | None) -> tuple[Rolldown, Searcher, SmallerTables, Searcher]:
+    """The game, the searcher probing the tables of at most ``dice - 1`` dice a side (with its oracle)
+    and the searcher without tables: made once per process."""
+    game = Rolldown(evaluation=evaluation)
+    with_tables = turn_engine(game, tables_dir=tables)
+    oracle = SmallerTables(with_tables.tables, dice - 1)
+    with_tables.searcher.oracle = oracle
+    return game, with_tables.searcher, oracle, turn_engine(game, use_tables=False).searcher
+
+
+def engines_key(dice: int, evaluation: str, tables: str | None) -> str:
+    """Which engines a process keeps (:func:`~dicetree.solver.parallel.made_once`)."""
+    return f"{BENCHMARK}-{dice}-{evaluation}-{tables}"
+
+
+def measure_position(job: PositionJob) -> dict:
+    """The cell of one position (kept in ``benchmarks/.cells/``: computed once), in whichever process runs it."""
+    game, searcher, oracle, plain = made_once(engines_key(job.dice, job.evaluation, job.tables),
+                                              lambda: engines(job.dice, job.evaluation, job.tables))
+
+    def compute() -> dict:
+        state = game.parse(job.position)
+        return asdict(Effect(job.position, search_once(searcher, state, job.depth, oracle),
+                             search_once(plain, state, job.depth, None), os.getloadavg()[0]))
+
+    return cell(BENCHMARK, job.name, compute)
 
 
 def missing_tables(base: Tablebase, most_dice: int) -> tuple[list[str], int]:
@@ -343,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--allow-partial", action="store_true",
                         help="measure even if some tables of D-1 dice a side are missing (the report says partial)")
     parser.add_argument("--output", default=None, help="report stem (default results/tables-effect/effect-<D>dice)")
+    parser.add_argument("--jobs", type=int, default=1, help="local processes searching positions at once (cells "
+                        "are kept whichever runs them; seconds per search then include the processes' sharing)")
     args = parser.parse_args(argv)
     if not 2 <= args.dice <= 6:
         print(f"--dice {args.dice}: positions need 2 to 6 dice a side (tables of one fewer)", file=sys.stderr)
@@ -350,10 +397,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions < 1 or args.depth < 1:
         print("--positions and --depth must be at least 1", file=sys.stderr)
         return 2
-    game = Rolldown(evaluation=args.evaluation)
     try:
-        with_tables = turn_engine(game, tables_dir=args.tables)
-        base = with_tables.tables
+        workers = Workers(jobs=args.jobs)
+        game, _, oracle, _ = made_once(engines_key(args.dice, args.evaluation, args.tables),
+                                         lambda: engines(args.dice, args.evaluation, args.tables))
+        base = oracle.base
         missing, wanted = missing_tables(base, args.dice - 1)
     except GameError as error:
         print(error, file=sys.stderr)
@@ -364,25 +412,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{wanted:,} missing, e.g. {missing[0]}): build them (`dicetree tablebase build rolldown --dice "
               f"{args.dice - 1}`) or measure on what is there with --allow-partial", file=sys.stderr)
         return 2
-    oracle = SmallerTables(base, args.dice - 1)
-    with_tables.searcher.oracle = oracle
-    plain = turn_engine(game, use_tables=False).searcher
-
     started = time.perf_counter()
     rng = random.Random(args.seed)
     states = [random_position(rng, args.dice, 0) for _ in range(args.positions)]
     stored = wanted - len(missing)
     suffix = f"-partial{stored}" if partial else ""
+    jobs = [PositionJob(f"{args.dice}dice-depth{args.depth}-{args.evaluation}-seed{args.seed}-{k:04d}{suffix}",
+                        game.format(state), args.dice, args.depth, args.evaluation, args.tables)
+            for k, state in enumerate(states)]
     effects = []
-    for k, state in enumerate(states):
-        def compute(state: RolldownState = state) -> dict:
-            return asdict(Effect(game.format(state), search_once(with_tables.searcher, state, args.depth, oracle),
-                                 search_once(plain, state, args.depth, None), os.getloadavg()[0]))
-
-        name = f"{args.dice}dice-depth{args.depth}-{args.evaluation}-seed{args.seed}-{k:04d}{suffix}"
-        effects.append(Effect.from_cell(cell(BENCHMARK, name, compute)))
-        if (k + 1) % 10 == 0:
-            print(f"{k + 1}/{len(states)} positions, {time.perf_counter() - started:.0f} s", flush=True)
+    with workers.executor() as pool:
+        for k, found in enumerate(map(measure_position, jobs) if pool is None else pool.map(measure_position, jobs)):
+            effects.append(Effect.from_cell(found))
+            if (k + 1) % 10 == 0:
+                print(f"{k + 1}/{len(states)} positions, {time.perf_counter() - started:.0f} s", flush=True)
     # exact values where the position's own tables are stored (a D=4 run while the 4-dice build is
     # under way): read without checking checksums, so nothing (no stamp) is written to the folder
     exact = Tablebase(TableStore(base.store.root, verify="never"), ace=game.ace)

@@ -106,3 +106,18 @@ def test_partial_tables_are_refused_unless_allowed(effect, tmp_path, capsys):
     assert (tmp_path / "partial.md").read_text().startswith("# ") and "(partial tables)" in (
         tmp_path / "partial.md").read_text().splitlines()[0]
     assert data["summary"]["table_hits"] <= data["summary"]["reachable_probes"]
+
+
+def test_two_processes_give_the_serial_run_s_choices(effect, one_die_tables, tmp_path, monkeypatch):
+    """--jobs 2 searches the positions in worker processes; each position's choices and values are the
+    ones a serial run finds (the seconds differ)."""
+    assert run(effect, one_die_tables, tmp_path / "serial") == 0
+    monkeypatch.setattr(importlib.import_module("report"), "CELLS", tmp_path / "other-cells")
+    assert run(effect, one_die_tables, tmp_path / "parallel", "--jobs", "2") == 0
+
+    def choices(name: str) -> list:
+        data = json.loads((tmp_path / f"{name}.json").read_text())
+        return [row[:6] for row in data["positions"]]
+
+    assert choices("parallel") == choices("serial")
+    assert len(list((tmp_path / "other-cells").rglob("*.json"))) == int(POSITIONS)
