@@ -176,7 +176,8 @@ def exact_tables(sig: Signature, ace: str = "online") -> tuple[np.ndarray, np.nd
                 faces[player][DIE_SIDES.index(side)] = face + 1
         return RolldownState(dice=(tuple(faces[0]), tuple(faces[1])), mover=mover, hands=(sig.my_hand, sig.their_hand))
 
-    solution = solve(Rolldown(ace=ace), state((0,) * (2 * n), 0))
+    game = Rolldown(ace=ace, exact_chance_limit=max(4096, sig.positions))  # a Joker rerolls every die at once
+    solution = solve(game, state((0,) * (2 * n), 0))
     mine = np.empty(sig.shape)
     theirs = np.empty(sig.swap().shape)
     for index in np.ndindex(*sig.shape):
