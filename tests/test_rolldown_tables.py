@@ -362,7 +362,7 @@ def test_endless_rerolls_are_scored_as_a_draw_and_so_broken_by_the_player_a_draw
     assert abs(values[1] - 0.1238172655) < 1e-9
 
 
-def test_loops_left_by_the_same_reroll_settle_together_and_match_strategy_iteration():
+def test_loops_left_by_the_same_reroll_settle_together_and_match_strategy_iteration(monkeypatch):
     """Issue 15. With d4 d20:7 against d10:5 d12:5 and B holding a 6, A rerolls the d4 (a pass) and
     B, ahead, rerolls it back; B leaves that loop, and the one with d20:8, by rerolling A's d20 when
     the d4 shows 1: one way out for both, which reads both loops' values. Value iteration had left the
@@ -370,10 +370,14 @@ def test_loops_left_by_the_same_reroll_settle_together_and_match_strategy_iterat
     which was then left above its own way out, and so on: the rounds took turns between the two and
     did not settle in 8. Every loop found so far now starts again from the draw, so both come up
     to their way out together; the values are strategy iteration's (no table read), on both paths."""
+    import importlib
     import warnings
+    from pathlib import Path
 
-    from dicetree.solver.games.rolldown.endless import exact_tables
     from dicetree.solver.games.rolldown.tables import Batch, solve_batch
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    exact_tables = importlib.import_module("rolldown_endless_settle").exact_tables  # strategy iteration, no table
 
     batch = Batch((4, 20), (10, 12), (((), (6,)),))
     sig = batch.a_sig(0)

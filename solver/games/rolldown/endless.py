@@ -21,7 +21,7 @@ value reads both) must come up to it together; restarted one at a time, the othe
 out above it, is itself left above it, and the rounds take turns between them (issue 15:
 ``results/endless-play/settle.md``). From the draw, plain iteration brings a loop up (or down) to
 its way out without passing it, so the rounds stop where no loop is worth anything but 1/2.
-:func:`exact_tables` checks all this by strategy iteration, reading no table.
+``benchmarks/rolldown_endless_settle.py`` checks all this by strategy iteration, reading no table.
 
 Arrays here are a batch's two tables seen in the A tables' axes, shape ``(hand pairs, dice...)``:
 A's losing chances ``z`` (A to move) and B's winning chances ``y`` (B to move), with
@@ -42,12 +42,7 @@ ever. Once A can end play at face 2 (a move worth the same 1/2), every position 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
-
-if TYPE_CHECKING:
-    from dicetree.solver.games.rolldown.tables import Signature
 
 TIE = 1e-11  # moves within this of a position's value count as its best (the tables converge to 1e-12)
 FIXED_TIE = 4 / (2**32 - 1)  # ... in 32-bit fixed point, which rounds each value to a step of 2.3e-10
@@ -149,38 +144,3 @@ def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.
                     changed = True
     return stay_z, stay_y
 
-
-def exact_tables(sig: Signature, ace: str = "online") -> tuple[np.ndarray, np.ndarray]:
-    """The tables of ``sig`` and of its swap (each in its own axes, as the builder makes them) by
-    strategy iteration (:func:`dicetree.solver.exact.solve`, which scores endless play as a draw
-    too) on every position reachable from one of ``sig``'s: no table is read, so this checks the
-    tables' scoring of endless play independently. For small signatures only (the graph is
-    explored whole: 2 dice a side and a card take about 6 s)::
-
-        >>> from dicetree.solver.games.rolldown.tables import Signature
-        >>> mine, theirs = exact_tables(Signature((4,), (6,)))
-        >>> round(float(mine[0, 2]), 12), round(float(theirs[0, 2]), 12)  # d4:1 against d6:3; d6:1 against d4:3
-        (0.142857142857, 0.4)
-    """
-    from dicetree.solver.exact import solve
-    from dicetree.solver.games.rolldown.cards import DIE_SIDES
-    from dicetree.solver.games.rolldown.game import Rolldown
-    from dicetree.solver.games.rolldown.state import RolldownState
-
-    n = sig.dice
-
-    def state(index: tuple[int, ...], mover: int) -> RolldownState:
-        faces = [[0] * len(DIE_SIDES), [0] * len(DIE_SIDES)]
-        for player, sides, at in ((0, sig.mine, index[:n]), (1, sig.theirs, index[n:])):
-            for side, face in zip(sides, at):
-                faces[player][DIE_SIDES.index(side)] = face + 1
-        return RolldownState(dice=(tuple(faces[0]), tuple(faces[1])), mover=mover, hands=(sig.my_hand, sig.their_hand))
-
-    game = Rolldown(ace=ace, exact_chance_limit=max(4096, sig.positions))  # a Joker rerolls every die at once
-    solution = solve(game, state((0,) * (2 * n), 0))
-    mine = np.empty(sig.shape)
-    theirs = np.empty(sig.swap().shape)
-    for index in np.ndindex(*sig.shape):
-        mine[index] = solution.value(state(index, 0))  # player 0's value: the mover's in sig's table
-        theirs[index[n:] + index[:n]] = 1 - solution.value(state(index, 1))
-    return mine, theirs
