@@ -80,6 +80,9 @@ def report(rows: list[dict], load: tuple[float, float]) -> str:
         "a draw\" those worth exactly 1/2 at the end, where both players prefer the loop to anything else. Changes",
         "reach beyond the loops: every position that can drift into one moves with it.",
         "",
+        "Nine batches of the 2-dice, one-card build did not settle in 8 rounds before the rounds restarted every loop",
+        "found so far (issue 15): why, and what the fix changed, in `settle.md` (`benchmarks/rolldown_endless_settle.py`).",
+        "",
     ]
     return "\n".join(lines)
 

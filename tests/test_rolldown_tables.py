@@ -360,3 +360,36 @@ def test_endless_rerolls_are_scored_as_a_draw_and_so_broken_by_the_player_a_draw
     captures = [v for a, v in move_values(tables, after) if "x" in game.action_name(after, a)]
     assert abs(values[1] - (1 - max(captures))) < 1e-12
     assert abs(values[1] - 0.1238172655) < 1e-9
+
+
+def test_loops_left_by_the_same_reroll_settle_together_and_match_strategy_iteration(monkeypatch):
+    """Issue 15. With d4 d20:7 against d10:5 d12:5 and B holding a 6, A rerolls the d4 (a pass) and
+    B, ahead, rerolls it back; B leaves that loop, and the one with d20:8, by rerolling A's d20 when
+    the d4 shows 1: one way out for both, which reads both loops' values. Value iteration had left the
+    d20:8 loop 2.3e-6 above it; rescored from the draw alone, it came back below the d20:7 loop,
+    which was then left above its own way out, and so on: the rounds took turns between the two and
+    did not settle in 8. Every loop found so far now starts again from the draw, so both come up
+    to their way out together; the values are strategy iteration's (no table read), on both paths."""
+    import importlib
+    import warnings
+    from pathlib import Path
+
+    from dicetree.solver.games.rolldown.tables import Batch, solve_batch
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    exact_tables = importlib.import_module("rolldown_endless_settle").exact_tables  # strategy iteration, no table
+
+    batch = Batch((4, 20), (10, 12), (((), (6,)),))
+    sig = batch.a_sig(0)
+    children = build_tables(roots=list(batch.dependencies()), workers=1, kernel="numpy")
+    mine, theirs = exact_tables(sig)
+    for lean in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "endless play not settled" would fail here
+            solved, stats = solve_batch(batch, children, kernel="numpy" if not lean else "auto", lean=lean)
+        assert stats.endless and stats.draws == 0 and stats.converged
+        tolerance = 5e-10 if lean else 2e-11  # fixed point's step 2.3e-10; 1e-12 a sweep, slowly contracting
+        assert np.abs(np.asarray(solved[sig]) - mine).max() < tolerance
+        assert np.abs(np.asarray(solved[sig.swap()]) - theirs).max() < tolerance
+    # A's value in both loops: B leaves them by the same reroll, so they are worth the same
+    assert abs(mine[0, 6, 4, 4] - 0.2190790863191) < 1e-12 and abs(mine[3, 7, 4, 4] - mine[0, 6, 4, 4]) < 1e-12

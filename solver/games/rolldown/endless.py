@@ -15,7 +15,13 @@ is broken by the other, whose best move that does end play is then worth more to
 loop. :func:`endless_positions` finds the loops from the solved tables (the positions from which
 following the best moves never reaches a capture or a card); :mod:`.tables` sets them to 1/2 and
 solves again from there, until every position left in a loop is worth 1/2 (a true draw: both
-players prefer the loop to anything else).
+players prefer the loop to anything else). Each round starts *every* loop found so far from the
+draw again, not only the new ones: two loops that the player ahead leaves by the same move (whose
+value reads both) must come up to it together; restarted one at a time, the other holds the way
+out above it, is itself left above it, and the rounds take turns between them (issue 15:
+``results/endless-play/settle.md``). From the draw, plain iteration brings a loop up (or down) to
+its way out without passing it, so the rounds stop where no loop is worth anything but 1/2.
+``benchmarks/rolldown_endless_settle.py`` checks all this by strategy iteration, reading no table.
 
 Arrays here are a batch's two tables seen in the A tables' axes, shape ``(hand pairs, dice...)``:
 A's losing chances ``z`` (A to move) and B's winning chances ``y`` (B to move), with
@@ -137,3 +143,4 @@ def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.
                     stay[row] = new
                     changed = True
     return stay_z, stay_y
+

@@ -1016,6 +1016,7 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
     (table_b, table_a), residual = solve(np.float64, x0, tolerance, plan.depth64, True)
     # endless play scored as a draw (:mod:`.endless`), on A's losing chances as the solver holds them
     rescored, draws, scale = 0, None, float(FIXED_SCALE) if lean else 1.0
+    reset = np.zeros(0, np.intp)  # every position of A's tables found in endless play so far (flat)
     both_halves = (0,) + tuple(axis + 1 for axis in halves)
     for _ in range(endless_rounds):
         if table_b is None:  # self-swapped: B's table is A's own, seen the other way round
@@ -1036,8 +1037,13 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
         if not still:
             break
         rescored += still
-        table_a[loop_z] = encode_fixed(np.array([DRAW]))[0] if lean else DRAW
+        # every loop found so far starts again from the draw, not only this round's: loops whose
+        # way out passes through one another (the player ahead leaves both by the same reroll)
+        # must come up from the draw together, or the one left standing holds the other above
+        # its way out, and the rounds take turns between them (see results/endless-play/README.md)
+        reset = np.union1d(reset, np.flatnonzero(loop_z))
         del loop_z
+        table_a.reshape(-1)[reset] = encode_fixed(np.array([DRAW]))[0] if lean else DRAW
         # the state of the iteration is the means of A's losing chances; plain iteration from there
         # (no acceleration) approaches each loop's value from the draw's side, where Anderson's steps
         # would overshoot into the interval of other solutions
