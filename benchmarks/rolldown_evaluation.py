@@ -17,8 +17,9 @@ fitted model of another data file (``benchmarks/rolldown_evaluation_fit.py --mod
 Two kinds of evaluation measure what accuracy a leaf evaluation needs: their leaves are exact
 values from the tables (:class:`dicetree.solver.games.rolldown.exact_leaves.ExactLeaves`) with an
 error of a chosen size. ``oracle-noise:SIGMA[:SEED]``: plus a normal error of sigma SIGMA in win
-probability, fixed per position by SEED (default 1), clipped to [0, 1]; ``oracle-mix:LAMBDA``: plus
-LAMBDA times the shipped fitted model's error (``exact + LAMBDA * (fitted - exact)``). Their rows
+probability, fixed per position by SEED (default 1), clipped to [0, 1]; ``oracle-mix:LAMBDA[:MODEL]``:
+plus LAMBDA times the shipped fitted model's error (``exact + LAMBDA * (fitted - exact)``), or that of
+the ``--model`` named MODEL (``oracle-mix:1:MODEL`` is MODEL, its leaves' error measured). Their rows
 add the mean absolute error of the leaves the searches evaluated (``leaf error``); 0 gives exact
 leaves (and an exact best move at any depth).
 
@@ -112,15 +113,16 @@ def stored_positions(rng: random.Random, count: int, dice: int, mover_cards: int
     return states
 
 
-def exact_leaves(name: str, tablebase: Tablebase) -> ExactLeaves | None:
+def exact_leaves(name: str, tablebase: Tablebase, models: dict[str, str]) -> ExactLeaves | None:
     """The exact leaves with an error that evaluation ``name`` asks for (``oracle-noise:SIGMA[:SEED]``,
-    ``oracle-mix:LAMBDA``), or None for any other name."""
+    ``oracle-mix:LAMBDA[:MODEL]``, MODEL one of ``models``), or None for any other name."""
     kind, _, spec = name.partition(":")
     if kind == "oracle-noise":
         sigma, _, seed = spec.partition(":")
         return ExactLeaves(tablebase, noise=float(sigma), seed=int(seed or 1))
     if kind == "oracle-mix":
-        return ExactLeaves(tablebase, mix=float(spec))
+        share, _, model = spec.partition(":")
+        return ExactLeaves(tablebase, mix=float(share), model=load_model(models[model]).estimate if model else None)
     return None
 
 
@@ -232,7 +234,7 @@ def main(argv=None) -> None:
         states = stored_positions(rng, args.positions, args.dice, args.mover_cards, tablebase)
     else:
         states = [random_position(rng, args.dice, args.mover_cards) for _ in range(args.positions)]
-    leaves = {name: exact_leaves(name, tablebase) for name in evaluations}
+    leaves = {name: exact_leaves(name, tablebase, models) for name in evaluations}
     games = {name: evaluation_game(name, models, leaves[name]) for name in evaluations}
     searchers = {(name, depth): Searcher(game, cache_slots=2**18) for name, game in games.items() for depth in depths}
     outcomes: dict[tuple[str, int], list[Outcome]] = {key: [] for key in searchers}

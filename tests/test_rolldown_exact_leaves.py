@@ -14,7 +14,7 @@ from dicetree.cache.store import TableStore
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown import Rolldown
 from dicetree.solver.games.rolldown.exact_leaves import ExactLeaves
-from dicetree.solver.games.rolldown.fitted import load_model
+from dicetree.solver.games.rolldown.fitted import DATA_FILE, load_model
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -65,7 +65,8 @@ def test_the_benchmark_with_exact_leaves_always_chooses_an_exact_best(tables, tm
     benchmark = importlib.import_module("rolldown_evaluation")
     out = tmp_path / "leaf"
     benchmark.main(["--dice", "2", "--positions", "4", "--depths", "1,2", "--seed", "3", "--tables", str(tables),
-                    "--evaluations", "oracle-noise:0,oracle-mix:0,oracle-noise:0.05", "--output", str(out)])
+                    "--evaluations", "oracle-noise:0,oracle-mix:0,oracle-noise:0.05,fitted,oracle-mix:1:again",
+                    "--model", f"again={DATA_FILE}", "--output", str(out)])
     results = json.loads(out.with_suffix(".json").read_text())["results"]
     for depth in (1, 2):
         for name in ("oracle-noise:0", "oracle-mix:0"):
@@ -73,3 +74,6 @@ def test_the_benchmark_with_exact_leaves_always_chooses_an_exact_best(tables, tm
             assert found["exact_share"] == 1.0 and found["mean_loss"] == 0.0
             assert found["mean_abs_leaf_error"] == 0.0
         assert results[f"oracle-noise:0.05 depth {depth}"]["mean_abs_leaf_error"] > 0.0
+        fitted, again = results[f"fitted depth {depth}"], results[f"oracle-mix:1:again depth {depth}"]
+        assert again["exact"] == fitted["exact"] and again["mean_loss"] == pytest.approx(fitted["mean_loss"])
+        assert fitted["mean_abs_leaf_error"] is None and again["mean_abs_leaf_error"] > 0.0
