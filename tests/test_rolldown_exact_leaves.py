@@ -15,10 +15,12 @@ from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown import Rolldown
 from dicetree.solver.games.rolldown.exact_leaves import ExactLeaves
 from dicetree.solver.games.rolldown.fitted import DATA_FILE, load_model
+from dicetree.solver.games.rolldown.state import QUEEN_SECOND
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 POSITION = "d8:4,d20:4/d8:6,d10:5 b -/-"
+QUEEN = "d4:3,d12:1/d8:7,d10:7 b -/Q"  # seed 3's positions of 2 dice, one card: the one with a Queen
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +56,21 @@ def test_mix_runs_from_the_tables_to_the_model(tables):
         ExactLeaves(base, noise=0.1, mix=0.5)
 
 
+def test_a_queen_decision_is_valued_one_decision_deeper(tables):
+    game = Rolldown()
+    state = game.parse(QUEEN)
+    base = Tablebase(TableStore(tables))
+    base.ensure(state)
+    leaves = ExactLeaves(base)
+    queen = [(a, v) for a, v in base.move_values(state) if "Q" in game.action_name(state, a)]
+    assert queen
+    for action, value in queen:
+        rolled = game.apply(state, action)
+        seconds = [(game.apply(rolled, outcome), p) for outcome, p in game.chance_outcomes(rolled)]
+        assert all(game.current_player(s) == state.mover and s.phase == QUEEN_SECOND for s, _ in seconds)
+        assert sum(p * leaves.estimate(s, 1) for s, p in seconds) == pytest.approx(value, abs=1e-9)
+
+
 def test_a_leaf_no_table_covers_is_refused(tables):
     leaves = ExactLeaves(Tablebase(TableStore(tables)))
     with pytest.raises(GameError, match="no table covers"):
@@ -68,6 +85,10 @@ def test_the_benchmark_with_exact_leaves_always_chooses_an_exact_best(tables, tm
                     "--evaluations", "oracle-noise:0,oracle-mix:0,oracle-noise:0.05,fitted,oracle-mix:1:again",
                     "--model", f"again={DATA_FILE}", "--output", str(out)])
     results = json.loads(out.with_suffix(".json").read_text())["results"]
+    benchmark.main(["--dice", "2", "--mover-cards", "1", "--positions", "6", "--depths", "1,2", "--seed", "3",
+                    "--tables", str(tables), "--evaluations", "oracle-noise:0", "--output", str(tmp_path / "card")])
+    with_card = json.loads((tmp_path / "card.json").read_text())["results"]  # one position holds a Queen
+    assert all(found["exact_share"] == 1.0 for found in with_card.values())
     for depth in (1, 2):
         for name in ("oracle-noise:0", "oracle-mix:0"):
             found = results[f"{name} depth {depth}"]

@@ -18,9 +18,10 @@ chooses an exact best move (``tests/test_rolldown_exact_leaves.py``). The estima
 leaves it answers and the sum of their absolute errors against the exact values
 (:attr:`ExactLeaves.mean_abs_error`; :meth:`ExactLeaves.reset` between searches).
 
-Only positions the tables cover can be leaves: the mover deciding, nobody on a first turn (every
-decision of a search from a position without cards and without a first turn). A leaf outside them
-(a Joker or Queen decision, a missing table) is a :class:`~dicetree.solver.game.GameError`.
+The tables hold the positions where the mover decides with nobody on a first turn; a leaf where
+the mover chooses the Queen's second die (which no table holds) is valued exactly one decision
+deeper, from the tables of the positions its moves lead to. A leaf on a first turn, or whose table
+is not stored, is a :class:`~dicetree.solver.game.GameError`.
 
 Usage (``benchmarks/rolldown_evaluation.py --evaluations oracle-noise:0.01,oracle-mix:0.25``)::
 
@@ -43,10 +44,11 @@ from __future__ import annotations
 import hashlib
 import math
 
-from dicetree.solver.game import GameError
+from dicetree.solver.game import CHANCE, TERMINAL, GameError
 from dicetree.solver.games.rolldown.evaluation import Estimate
 from dicetree.solver.games.rolldown.fitted import load_model
-from dicetree.solver.games.rolldown.state import ROUND_POV, RolldownState
+from dicetree.solver.games.rolldown.rules import RolldownRules
+from dicetree.solver.games.rolldown.state import DECIDE, ROUND_POV, RolldownState
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 MEMO_SIZE = 1 << 20
@@ -65,6 +67,7 @@ class ExactLeaves:
         if noise and mix:
             raise GameError("choose noise or a model's error, not both")
         self.tablebase = tablebase
+        self.rules = RolldownRules(ace=tablebase.ace)
         self.noise = noise
         self.seed = seed
         self.mix = mix
@@ -88,14 +91,29 @@ class ExactLeaves:
         key = (state.dice, state.hands, state.discards, state.first_turn, state.phase, state.mover, to_move)
         found = self._exact.get(key)
         if found is None:
-            value = self.tablebase.probe(state)
-            if value is None:
-                raise GameError(f"no table covers the leaf {state!r}: exact leaves need the mover deciding, "
-                                "nobody on a first turn, and the tables of the position's closure")
             if len(self._exact) >= MEMO_SIZE:
                 self._exact.clear()
-            found = self._exact[key] = ROUND_POV.view(value, seen_by=state.mover, player=to_move)
+            found = self._exact[key] = self._solve(state, to_move)
         return found
+
+    def _solve(self, state: RolldownState, player: int) -> float:
+        """``player``'s exact chance from the tables, through the chance nodes and Queen decisions
+        between ``state`` and the positions they hold."""
+        rules = self.rules
+        mover = rules.current_player(state)
+        if mover == TERMINAL:
+            return rules.returns(state)[player]
+        if mover == CHANCE:
+            return sum(p * self._solve(rules.apply(state, outcome), player)
+                       for outcome, p in rules.chance_outcomes(state))
+        if state.phase == DECIDE:
+            value = self.tablebase.probe(state)
+            if value is None:
+                raise GameError(f"no table covers the leaf {state!r}: exact leaves need nobody on a first "
+                                "turn and the tables of the position's closure")
+            return ROUND_POV.view(value, seen_by=state.mover, player=player)
+        best = max(self._solve(rules.apply(state, action), mover) for action in rules.legal_actions(state))
+        return ROUND_POV.view(best, seen_by=mover, player=player)
 
     def normal(self, state: RolldownState, to_move: int) -> float:
         """A standard normal that depends only on the position, ``to_move`` and :attr:`seed` (Box-Muller
