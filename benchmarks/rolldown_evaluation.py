@@ -14,6 +14,15 @@ of it stored before endless play was scored as a draw solved again). With 4 dice
 redrawn until one is), and nothing is built. ``--model NAME=PATH`` adds an evaluation ``NAME``: the
 fitted model of another data file (``benchmarks/rolldown_evaluation_fit.py --model-out``).
 
+Two kinds of evaluation measure what accuracy a leaf evaluation needs: their leaves are exact
+values from the tables (:class:`dicetree.solver.games.rolldown.exact_leaves.ExactLeaves`) with an
+error of a chosen size. ``oracle-noise:SIGMA[:SEED]``: plus a normal error of sigma SIGMA in win
+probability, fixed per position by SEED (default 1), clipped to [0, 1]; ``oracle-mix:LAMBDA[:MODEL]``:
+plus LAMBDA times the shipped fitted model's error (``exact + LAMBDA * (fitted - exact)``), or that of
+the ``--model`` named MODEL (``oracle-mix:1:MODEL`` is MODEL, its leaves' error measured). Their rows
+add the mean absolute error of the leaves the searches evaluated (``leaf error``); 0 gives exact
+leaves (and an exact best move at any depth).
+
 Reported per evaluation and depth: exact best moves with their 95% (Wilson) interval, the mean
 loss with its 95% interval (normal approximation), the worst loss, the mean error of the search's
 root value against the exact value, and the time per search; and why choices miss: how many of
@@ -28,6 +37,8 @@ Usage::
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2 --mover-cards 1
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 60 --dice 4 --depths 2 --evaluations fitted,fitted3 \
         --model fitted3=results/rolldown-evaluation/fitted_evaluation_3dice.json
+    .venv/bin/python benchmarks/rolldown_evaluation.py --positions 200 --depths 2 \
+        --evaluations oracle-noise:0,oracle-noise:0.01,oracle-mix:0.25 --output results/rolldown-evaluation/leaf-accuracy
     .venv/bin/python benchmarks/rolldown_evaluation.py --positions 10 --depths 2 --quick   # no files
 
 Writes ``results/rolldown-evaluation/accuracy-<dice>dice[-card].{md,json}``.
@@ -48,6 +59,7 @@ from report import write_report
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
+from dicetree.solver.games.rolldown.exact_leaves import ExactLeaves
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
@@ -87,6 +99,7 @@ class Outcome:
     seconds: float
     nodes: int
     gap: float  # the exact best value less the best value of a move that is not an exact best (0: all tie)
+    leaf_error: float | None = None  # exact leaves with an error: the mean abs error of the leaves evaluated
 
 
 def stored_positions(rng: random.Random, count: int, dice: int, mover_cards: int, tablebase: Tablebase):
@@ -100,18 +113,33 @@ def stored_positions(rng: random.Random, count: int, dice: int, mover_cards: int
     return states
 
 
-def evaluation_game(name: str, models: dict[str, str]) -> Rolldown:
-    """The game whose search uses evaluation ``name``: ``fitted``, ``heuristic``, or one of ``models``
-    (a fitted model's data file other than the shipped one, put in the game's estimate's place)."""
-    if name not in models:
-        return Rolldown(evaluation=name)
-    game = Rolldown(evaluation="fitted")
-    game._estimate = load_model(models[name]).estimate  # the benchmark's one way to try an unshipped model
-    return game
+def exact_leaves(name: str, tablebase: Tablebase, models: dict[str, str]) -> ExactLeaves | None:
+    """The exact leaves with an error that evaluation ``name`` asks for (``oracle-noise:SIGMA[:SEED]``,
+    ``oracle-mix:LAMBDA[:MODEL]``, MODEL one of ``models``), or None for any other name."""
+    kind, _, spec = name.partition(":")
+    if kind == "oracle-noise":
+        sigma, _, seed = spec.partition(":")
+        return ExactLeaves(tablebase, noise=float(sigma), seed=int(seed or 1))
+    if kind == "oracle-mix":
+        share, _, model = spec.partition(":")
+        return ExactLeaves(tablebase, mix=float(share), model=load_model(models[model]).estimate if model else None)
+    return None
+
+
+def evaluation_game(name: str, models: dict[str, str], leaves: ExactLeaves | None = None) -> Rolldown:
+    """The game whose search uses evaluation ``name``: ``fitted``, ``heuristic``, one of ``models`` (a
+    fitted model's data file other than the shipped one), or ``leaves`` (:func:`exact_leaves`)."""
+    if leaves is not None:
+        return Rolldown(estimate=leaves.estimate)
+    if name in models:
+        return Rolldown(estimate=load_model(models[name]).estimate)
+    return Rolldown(evaluation=name)
 
 
 def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int,
-            evaluation: str) -> Outcome:
+            evaluation: str, leaves: ExactLeaves | None = None) -> Outcome:
+    if leaves is not None:
+        leaves.reset()
     started = time.perf_counter()
     result = searcher.search(state, depth=depth)
     seconds = time.perf_counter() - started
@@ -119,7 +147,8 @@ def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dic
     chosen = exact[result.best.name]
     others = [v for v in exact.values() if v < best - TIE]
     return Outcome(game.format(state), evaluation, depth, result.best.name, chosen >= best - TIE,
-                   best - chosen, result.value - best, seconds, result.stats.nodes, best - max(others, default=best))
+                   best - chosen, result.value - best, seconds, result.stats.nodes, best - max(others, default=best),
+                   None if leaves is None else leaves.mean_abs_error)
 
 
 def summary(outcomes: list[Outcome]) -> dict:
@@ -133,6 +162,8 @@ def summary(outcomes: list[Outcome]) -> dict:
         "mean_loss": loss, "mean_loss_interval": [max(0.0, loss - half), loss + half],
         "worst_loss": max((o.loss for o in outcomes), default=0.0),
         "mean_abs_value_error": sum(abs(o.value_error) for o in outcomes) / n if n else 0.0,
+        "mean_abs_leaf_error": (sum(o.leaf_error for o in outcomes) / n
+                                if n and all(o.leaf_error is not None for o in outcomes) else None),
         "seconds_per_search": sum(o.seconds for o in outcomes) / n if n else 0.0,
         "nodes_per_search": sum(o.nodes for o in outcomes) / n if n else 0.0,
         "misses": n - hits,
@@ -184,6 +215,8 @@ def main(argv=None) -> None:
                         help="an evaluation NAME (for --evaluations) from the fitted model's data file at PATH")
     parser.add_argument("--stored-only", action="store_true", help="draw only positions whose table is stored "
                         "(for a folder being built; the default with 4 dice or more)")
+    parser.add_argument("--pairs", choices=("all", "first"), default="all", help="side-by-side rows for every "
+                        "two evaluations, or only the first against each other one")
     parser.add_argument("--quick", action="store_true", help="print only: no results files, no checkpoint")
     parser.add_argument("--output", default=None)
     args = parser.parse_args(argv)
@@ -201,7 +234,8 @@ def main(argv=None) -> None:
         states = stored_positions(rng, args.positions, args.dice, args.mover_cards, tablebase)
     else:
         states = [random_position(rng, args.dice, args.mover_cards) for _ in range(args.positions)]
-    games = {name: evaluation_game(name, models) for name in evaluations}
+    leaves = {name: exact_leaves(name, tablebase, models) for name in evaluations}
+    games = {name: evaluation_game(name, models, leaves[name]) for name in evaluations}
     searchers = {(name, depth): Searcher(game, cache_slots=2**18) for name, game in games.items() for depth in depths}
     outcomes: dict[tuple[str, int], list[Outcome]] = {key: [] for key in searchers}
     with (open(partial, "a") if not args.quick else open("/dev/null", "w")) as checkpoint:
@@ -216,7 +250,7 @@ def main(argv=None) -> None:
                         if any(state.hands):  # the card tables' own folder: packs stored before endless
                             tablebase.build(roots=[Signature.of_state(state)])  # play was scored are solved again
                         exact = {games[name].action_name(state, a): v for a, v in tablebase.move_values(state)}
-                    outcome = measure(games[name], searcher, state, exact, depth, name)
+                    outcome = measure(games[name], searcher, state, exact, depth, name, leaves[name])
                     checkpoint.write(json.dumps(asdict(outcome)) + "\n")
                     checkpoint.flush()
                 outcomes[(name, depth)].append(outcome)
@@ -231,7 +265,8 @@ def main(argv=None) -> None:
     command = (f"`.venv/bin/python benchmarks/rolldown_evaluation.py --positions {args.positions} --dice {args.dice} "
                f"--mover-cards {args.mover_cards} --depths {args.depths} --evaluations {args.evaluations} "
                f"--seed {args.seed}" + "".join(f" --model {item}" for item in args.model)
-               + (" --stored-only" if args.stored_only else "") + "`")
+               + (" --stored-only" if args.stored_only else "")
+               + (f" --pairs {args.pairs}" if args.pairs != "all" else "") + "`")
     lines = [f"# RolldownBeta: the search's best move against exact values, {args.dice} dice a side{cards}", "",
              f"{command} ({time.perf_counter() - started:.0f} s, tables off in the search, exact move values "
              "from the endgame tables). Loss: the exact best move's winning chance less the chosen move's."
@@ -239,15 +274,16 @@ def main(argv=None) -> None:
                 "(the rest redrawn)." if stored is not None else "")
              + "".join(f" `{name}`: the fitted model in `{path}`." for name, path in models.items()), "",
              "| evaluation | depth | positions | exact best move | 95% interval | mean loss | 95% interval | "
-             "worst loss | mean abs value error | s / search | nodes / search |",
-             "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|"]
+             "worst loss | mean abs value error | mean abs leaf error | s / search | nodes / search |",
+             "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|"]
     for key, s in report["results"].items():
         name, _, depth = key.partition(" depth ")
+        leaf = "–" if s["mean_abs_leaf_error"] is None else f"{s['mean_abs_leaf_error']:.4f}"
         lines.append(
             f"| {name} | {depth} | {s['positions']} | {s['exact']} ({s['exact_share']:.1%}) | "
             f"{s['exact_interval'][0]:.1%} – {s['exact_interval'][1]:.1%} | {s['mean_loss']:.4f} | "
             f"{s['mean_loss_interval'][0]:.4f} – {s['mean_loss_interval'][1]:.4f} | {s['worst_loss']:.3f} | "
-            f"{s['mean_abs_value_error']:.3f} | {s['seconds_per_search']:.3f} | {s['nodes_per_search']:,.0f} |")
+            f"{s['mean_abs_value_error']:.3f} | {leaf} | {s['seconds_per_search']:.3f} | {s['nodes_per_search']:,.0f} |")
     lines += ["", f"Why choices miss (close: within {CLOSE} of the exact best).", "",
               "| evaluation | depth | misses | close misses | positions whose best two moves are close | "
               "share of the loss from wider misses |", "|---|---:|---:|---:|---:|---:|"]
@@ -256,7 +292,8 @@ def main(argv=None) -> None:
         lines.append(f"| {name} | {depth} | {s['misses']} | {s['close_misses']} | {s['close_positions']} | "
                      f"{s['wide_miss_loss_share']:.0%} |")
     report["paired"] = {f"{a} against {b} depth {depth}": paired(outcomes[(a, depth)], outcomes[(b, depth)])
-                        for depth in depths for a, b in itertools.combinations(evaluations, 2)}
+                        for depth in depths for a, b in itertools.combinations(evaluations, 2)
+                        if args.pairs == "all" or a == evaluations[0]}
     lines += ["", "Side by side on the same positions (loss difference: the first's loss less the second's).", "",
               "| evaluations | depth | same move | exact only with the first | only with the second | "
               "loss difference | 95% interval |", "|---|---:|---:|---:|---:|---:|---|"]

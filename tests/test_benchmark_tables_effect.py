@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from dicetree.cache.store import TableStore
-from dicetree.solver.games.rolldown import Rolldown
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
 
@@ -34,13 +33,9 @@ CHANGED = "d8:4,d20:4/d8:6,d10:5 b -/-"
 
 
 @pytest.fixture(scope="module")
-def one_die_tables(tmp_path_factory) -> Path:
+def one_die_tables(small_rolldown_tables) -> Path:
     """Every 1-die table, and the 2-dice tables of ``CHANGED`` (its exact check; never probed)."""
-    root = tmp_path_factory.mktemp("tables")
-    base = Tablebase(TableStore(root))
-    base.build(max_dice=1)
-    base.build(roots=[Signature.of_state(Rolldown().parse(CHANGED))])
-    return root
+    return small_rolldown_tables(CHANGED)
 
 
 def run(effect, tables: Path, out: Path, *extra: str) -> int:

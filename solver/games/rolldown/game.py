@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from dicetree.solver.game import Deals, Game, GameError, GameType
 from dicetree.solver.games.rolldown.board import board as draw_board
 from dicetree.solver.games.rolldown.cards import UNKNOWN
-from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
+from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS, Estimate
 from dicetree.solver.games.rolldown.evaluation import evaluate as evaluate_position
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.hands import possible_hands
@@ -72,13 +72,19 @@ class Rolldown(RolldownRules, Game):
     num_players = 2
 
     def __init__(self, ace: str = "online", objective: str = "round", exact_chance_limit: int = 4096,
-                 evaluation: str = DEFAULT_EVALUATION, horizon: str = "round"):
+                 evaluation: str = DEFAULT_EVALUATION, horizon: str = "round", *, estimate: Estimate | None = None):
+        """``estimate``, when given, is the leaf estimate in place of the ``evaluation`` rule's (not a
+        rule: a benchmark's way to try an unshipped model or exact leaves, e.g.
+        ``Rolldown(estimate=load_model(path).estimate)``; the frame around it, objectives and the
+        finished round, stays :func:`~dicetree.solver.games.rolldown.evaluation.evaluate`'s)."""
         super().__init__(ace, objective, exact_chance_limit, horizon)
         if evaluation not in EVALUATIONS:
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation
         # the fitted model's data file is read (and checked) now, so a damaged one is one line up front
-        self._estimate = load_model().estimate if evaluation == "fitted" else None
+        if estimate is None and evaluation == "fitted":
+            estimate = load_model().estimate
+        self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
 
