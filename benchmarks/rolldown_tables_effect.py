@@ -329,7 +329,7 @@ def report_text(args: argparse.Namespace, data: dict, effects: list[Effect], gam
              f"{args.dice}-dice positions{' (partial tables)' if partial else ''}")
     command = (f"`nice -n 10 .venv/bin/python benchmarks/rolldown_tables_effect.py --dice {args.dice} --positions "
                f"{args.positions} --depth {args.depth} --evaluation {args.evaluation} --seed {args.seed} --tables "
-               f"{args.tables}{' --allow-partial' if partial else ''}`")
+               f"{args.tables}{' --allow-partial' if partial else ''}{f' --jobs {args.jobs}' if args.jobs > 1 else ''}`")
     lines = [title, "",
              f"{command}: {s['positions']} random positions of {args.dice} dice a side (no cards, faces uniform, "
              f"the mover drawn), each searched to depth {args.depth} with the {args.evaluation} evaluation twice: "

@@ -562,13 +562,19 @@ def tables_effect_lines(folder: Path = ROOT / "results" / "tables-effect") -> li
     reports (5 dice against the 4-dice tables where measured, and 4 against 3)."""
     lines = []
     for dice in (5, 4):
-        try:
-            data = json.loads((folder / f"effect-{dice}dice.json").read_text())
-        except (OSError, ValueError):
+        for stem in (f"effect-{dice}dice", f"effect-{dice}dice-partial"):  # a complete run's report first
+            try:
+                data = json.loads((folder / f"{stem}.json").read_text())
+                break
+            except (OSError, ValueError):
+                continue
+        else:
             continue
         s, low, high = data["summary"], *data["summary"]["changed_interval"]
+        partial = (f", **partial**: {data['tables_stored']:,} of the {data['tables_wanted']:,} tables stored, "
+                   f"{s['hit_share_of_reachable']:.1%} of the probes within their reach answered" if data["partial"] else "")
         text = (f"**What the {dice - 1}-dice tables buy {dice}-dice searches** (`benchmarks/rolldown_tables_effect.py "
-                f"--dice {dice} --positions {s['positions']}`, `results/tables-effect/effect-{dice}dice.md`): "
+                f"--dice {dice} --positions {s['positions']}`, `results/tables-effect/{stem}.md`{partial}): "
                 f"{s['positions']:,} random {dice}-dice positions searched to depth {data['depth']} with the tables "
                 f"of at most {dice - 1} dice a side and without: the best move changes in {s['changed']} "
                 f"({s['changed_share']:.1%}, 95% interval {low:.1%} to {high:.1%}), the root value by "
