@@ -143,4 +143,3 @@ def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.
                     stay[row] = new
                     changed = True
     return stay_z, stay_y
-
