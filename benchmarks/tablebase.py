@@ -478,7 +478,7 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
         span = four.get("last_written", 0.0) - four.get("first_started", 0.0)
         lines += [
             "",
-            (f"Built (`dicetree tablebase build rolldown --dice 4 --tables /work/tables` under `nice -n 10`, all of it "
+            (f"Built (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, all of it "
              f"in one run; figures read from the packs {four['measured']}, load {four['load'][0]:.1f} on {os.cpu_count()} CPUs):"
              if complete else
              f"Built so far (`dicetree tablebase build rolldown --dice 4 --tables /work/tables`, under `nice`, "
