@@ -411,16 +411,17 @@ def four_dice_built(folder: Path, build_pid: int | None = None) -> dict:
         if Signature.parse(info.path.parent.name).dice != 4:
             continue
         batch = batches.get(info.path.name.removesuffix(".dtp"))
-        created.append((datetime.fromisoformat(info.metadata["created"]).timestamp(),
-                        float(info.metadata.get("build_time", 0.0))))
-        if batch is not None and datetime.fromisoformat(info.metadata["created"]).timestamp() >= started:
+        written = datetime.fromisoformat(info.metadata["created"]).timestamp()
+        build_time = float(info.metadata.get("build_time", 0.0))
+        created.append((written, build_time))
+        if batch is not None and written >= started:
             figures["updates_by_that_build"] += batch.elements * int(info.metadata.get("updates", 0))
         figures["batches"] += 1
         figures["tables"] += info.totals.tables
         figures["positions"] += info.totals.positions
         figures["above_half"] += info.totals.statistics.get("above_half", 0)
         figures["bytes"] += info.file_size
-        figures["build_seconds"] += float(info.metadata.get("build_time", 0.0))
+        figures["build_seconds"] += build_time
         figures["residual"] = max(figures["residual"], float(info.metadata.get("residual", 0.0)))
         if batch is not None:
             figures["position_updates"] += batch.elements * int(info.metadata.get("updates", 0))
@@ -439,8 +440,9 @@ def four_dice_built(folder: Path, build_pid: int | None = None) -> dict:
             except LookupError:  # its table is not stored yet
                 continue
             figures["fresh_probes"].append({"position": position, "seconds": seconds, "value": value})
-        first = figures["fresh_probes"][0]
-        figures["fresh_probe_seconds"], figures["fresh_probe_value"] = first["seconds"], first["value"]
+        if figures["fresh_probes"]:
+            first = figures["fresh_probes"][0]
+            figures["fresh_probe_seconds"], figures["fresh_probe_value"] = first["seconds"], first["value"]
     figures["measured"] = time.strftime("%Y-%m-%d %H:%M")
     figures["load"] = os.getloadavg()
     return figures
