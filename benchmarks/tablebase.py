@@ -509,6 +509,9 @@ def four_dice_lines(results: dict, four: dict) -> list[str]:
             "| --- | ---: | ---: |",
             *(f"| `{p['position']}` | {p['value']:.6f} | {1e3 * p['seconds']:.1f} ms |" for p in probes),
             "",
+            "A pack's first probe after it is written checks its checksum once and stamps it (as `best` does), "
+            "which takes seconds for the largest packs; the times above are of probes after that.",
+            "",
             "`best` probes the 4-dice tables during its search and `--exact` reads a 4-dice position's exact "
             "values from them (`dicetree best rolldown \"<a position above>\" --tables /work/tables`).",
             "",
