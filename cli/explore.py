@@ -53,6 +53,7 @@ from typing import Any
 import click
 
 from dicetree.cli.jobs import Cancelled, Jobs
+from dicetree.solver.parallel import STOP_WAIT
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
 from dicetree.solver.advice import advise
@@ -372,8 +373,10 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
         yield
         jobs.close()  # the server stops: so does every search
 
-    return Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error},
-                     lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error},
+                    lifespan=lifespan)
+    app.state.jobs = jobs  # the server stops them at once on Ctrl-C or SIGTERM
+    return app
 
 
 def _default_results() -> Path:
@@ -394,8 +397,15 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     import uvicorn
 
     app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            """Ctrl-C or SIGTERM: every job is stopped at once (its request answers "cancelled"), not
+            waited for; what still runs after STOP_WAIT seconds is cancelled."""
+            app.state.jobs.close()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=STOP_WAIT)
+    server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
     server.run()

@@ -40,13 +40,15 @@ def stop_when(args: list[str], ready: Callable[[], bool], how: signal.Signals, c
     try:
         deadline = time.monotonic() + within
         children: list[psutil.Process] = []
+        is_ready = False
         while time.monotonic() < deadline and process.poll() is None:
+            is_ready = ready()  # first: it may be what starts the workers
             children = psutil.Process(process.pid).children(recursive=True)
-            if len(children) >= workers and ready():
+            if len(children) >= workers and is_ready:
                 break
             time.sleep(0.2)
         assert process.poll() is None, f"finished before it was stopped: {process.communicate()}"
-        assert len(children) >= workers and ready(), "never ready to be stopped"
+        assert len(children) >= workers and is_ready, "never ready to be stopped"
         started = time.monotonic()
         if how == signal.SIGINT:
             os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
@@ -127,3 +129,36 @@ def test_the_purchases_benchmark_on_two_processes_stops_at_once(tmp_path):
     args = [sys.executable, str(benchmark), "--deals", "100000", "--jobs", "2", "--out", str(tmp_path)]
     result, took, left = stop_when(args, lambda: True, signal.SIGINT, tmp_path)
     assert result.returncode != 0 and took < STOP_BOUND and not left
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_the_explorer_stops_its_running_searches_at_once(tmp_path, how):
+    import socket
+    import threading
+    import urllib.parse
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    asked = []
+
+    def ask(job: str) -> None:
+        query = urllib.parse.urlencode({"game": "rolldown", "position": "d6:2,d8:5/d4:3,d6:6 a QK/-", "time": "120",
+                                        "job": job})
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/best?{query}", timeout=120).read()
+        except OSError:  # refused while the server starts: asked again
+            asked.remove(job)
+
+    def searching() -> bool:
+        for job in ("tab-1", "tab-2"):
+            if job not in asked:
+                asked.append(job)
+                threading.Thread(target=ask, args=(job,), daemon=True).start()
+        return True
+
+    args = [*DICETREE, "explore", "--port", str(port), "--workers", "2"]
+    result, took, left = stop_when(args, searching, how, tmp_path, workers=3)  # the fork server and two searches
+    assert result.returncode in (130, -signal.SIGTERM) and "Traceback" not in result.stderr, result.stderr
+    assert took < STOP_BOUND and not left
