@@ -2,7 +2,7 @@
 for the explorer's pictures) as rich text, for ``dicetree play``.
 
 Each player's zones are framed together (the frame bright where that player is to move): dice
-as ``[d8 5]`` (``[d8 ×]`` taken, ``[d8 ·]`` not rolled yet), cards as ``[K]`` with their lines,
+as ``[d8 5]`` (``[d8 ×]`` taken, ``[d8 ·]`` not rolled yet; their notes left out), cards as ``[K]`` with their lines,
 a hidden hand as ``[??]×3``, counters as ``points 3``.
 
     >>> from dicetree.solver.board import Board, Card, Counter, Die, Zone
@@ -33,9 +33,7 @@ def piece_markup(piece: Piece) -> str:
     """One piece as rich markup (faded where out of play, bold where chance is about to roll it)."""
     if isinstance(piece, Die):
         face = "·" if piece.face is None else str(piece.face)
-        text = f"[d{piece.sides} {face}]" if piece.sides else f"[{face}]"
-        if piece.note and piece.note not in ("taken", "rolling"):
-            text += f" {piece.note}"
+        text = f"[d{piece.sides} {face}]" if piece.sides else f"[{face}]"  # its note ('rolled', 'taken'): the face says it
     elif isinstance(piece, Card):
         if piece.face_down:
             text = "[??]" + (f"×{piece.count}" if piece.count != 1 else "")

@@ -198,24 +198,26 @@ def moves_text(moves: tuple[str, ...] | list[str], everything: bool = False) -> 
     them, and where there are more than :data:`LISTED_MOVES` (and not ``everything``), counted with a
     few examples and how to list them.
 
-    >>> print(moves_text(["7 a.d8", "7 b.d8", "K a.d4", "roll a.d4"]))
-    4 moves:
+    >>> print(moves_text(["d6xd8", "X", "7 a.d8", "7 b.d8", "roll a.d4"]))
+    5 moves:
+      d6xd8 X
       7: a.d8 b.d8
-      K: a.d4
       roll: a.d4
-    >>> moves_text([f"G{i:02d}:6" for i in range(50)])
-    '50 moves, e.g. G00:6, G01:6, G02:6: type one as shown, or `moves` to list them all'
+    >>> moves_text([f"G{i:02d}:6,G27:1" for i in range(50)])
+    '50 moves, e.g. G00:6,G27:1  G01:6,G27:1  G02:6,G27:1: type one as shown, or `moves` to list them all'
     """
+    apart = "  " if any("," in move for move in moves) else ", "  # moves written with commas: spaces between
     if len(moves) > LISTED_MOVES and not everything:
-        return f"{len(moves)} moves, e.g. {', '.join(moves[:3])}: type one as shown, or `moves` to list them all"
+        return f"{len(moves)} moves, e.g. {apart.join(moves[:3])}: type one as shown, or `moves` to list them all"
     heads: dict[str, list[str]] = {}
     for move in moves:
         head, _, rest = move.partition(" ")
-        heads.setdefault(head if rest else "", []).append(rest or move)
+        heads.setdefault(head + ":" if rest else "", []).append(rest or move)  # one-word moves together
     plural = "s" if len(moves) != 1 else ""
-    if len(heads) < len(moves) and "" not in heads:
-        return "\n".join([f"{len(moves)} move{plural}:"] + [f"  {head}: {' '.join(rest)}" for head, rest in heads.items()])
-    return f"{len(moves)} move{plural}: {', '.join(moves)}"
+    if len(heads) == len(moves) or len(heads) == 1:  # nothing to group
+        return f"{len(moves)} move{plural}: {apart.join(moves)}"
+    return "\n".join([f"{len(moves)} move{plural}:"] + [f"  {head} {' '.join(rest)}".replace("   ", "  ", 1)
+                                                         for head, rest in sorted(heads.items(), key=lambda h: h[0] != "")])
 
 
 def _advice(line: Line, player: int, engine: Engine) -> None:
