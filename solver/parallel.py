@@ -195,18 +195,25 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends (they are delivered then): a worker forked
-    meanwhile inherits them held, so neither reaches it before :func:`worker_started` has set its
-    handlers (else a Ctrl-C at that moment prints a worker's traceback)."""
+def main_thread_setting(change: Callable[[], T], restore: Callable[[T], object]) -> Iterator[None]:
+    """``change()`` for the block, undone by ``restore(what it returned)`` after; nothing elsewhere
+    than in the main thread (where no signal handler can be set)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    before = change()
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        restore(before)
+
+
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block ends (they are delivered then): a worker forked
+    meanwhile inherits them held, so neither reaches it before :func:`worker_started` has set its
+    handlers (else a Ctrl-C at that moment prints a worker's traceback)."""
+    return main_thread_setting(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS),
+                               lambda held: signal.pthread_sigmask(signal.SIG_SETMASK, held))
 
 
 def worker_started() -> None:
@@ -264,19 +271,12 @@ def _raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(f"stopped by signal {signum}")
 
 
-@contextmanager
-def interrupted_by_sigterm() -> Iterator[None]:
+def interrupted_by_sigterm():
     """While the block runs, SIGTERM raises :class:`KeyboardInterrupt` in the main thread (as Ctrl-C
     does) instead of ending the process at once, so the workers are stopped and what is finished
-    is kept. Elsewhere than in the main thread (where no handler can be set), nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    is kept. Elsewhere than in the main thread, nothing changes."""
+    return main_thread_setting(lambda: signal.signal(signal.SIGTERM, _raise_interrupt),
+                               lambda previous: signal.signal(signal.SIGTERM, previous))
 
 
 _made_here: dict[str, Any] = {}
