@@ -107,7 +107,7 @@ class Tablebase:
         self.packs = PackStore(self.store.root, verify=self.store.verify)
         self.ace = ace
         self.game_name = f"rolldown-{ace}"
-        self._loaded: dict[Signature, np.ndarray] = {}
+        self._loaded: dict[Signature, np.ndarray | FixedPointTable] = {}
         self._layout_checked = False
         self.probes = 0
         self.hits = 0
@@ -130,7 +130,7 @@ class Tablebase:
                 f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}`")
 
     # ----- probing -------------------------------------------------------------------------------
-    def table(self, signature: Signature) -> np.ndarray | None:
+    def table(self, signature: Signature) -> np.ndarray | FixedPointTable | None:
         """The table of ``signature``, or None if it has not been built."""
         found = self._loaded.get(signature)
         if found is None:
@@ -429,7 +429,7 @@ class StoredTables(Mapping):
         self.base = base
         self.ace = base.ace
 
-    def __getitem__(self, signature: Signature) -> np.ndarray:
+    def __getitem__(self, signature: Signature) -> np.ndarray | FixedPointTable:
         table = self.base.table(signature)
         if table is None:
             raise KeyError(f"no table for {signature.name}")
