@@ -48,7 +48,7 @@ import random
 import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from functools import lru_cache, cache
+from functools import cache, lru_cache
 from typing import NamedTuple, Protocol
 
 import numpy as np

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache, cache
+from functools import cache, lru_cache
 from itertools import product
 
 from dicetree.solver.game import CHANCE, TERMINAL

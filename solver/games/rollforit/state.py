@@ -7,7 +7,7 @@ use in the deck file's order); faces are 1..6; players are seats 0..N-1 in turn 
 
 from __future__ import annotations
 
-from functools import lru_cache, cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 DICE_PER_PLAYER = 6
