@@ -62,12 +62,16 @@ class TimeLeft:
         return ESTIMATING if left is None else f"about {duration(left)} left"
 
 
+def _quiet(done: int, total: int, label: str = "") -> None:
+    """Progress that shows nothing."""
+
+
 @contextmanager
 def progress_bar(title: str, *, enabled: bool = True, transient: bool = True) -> Iterator[Progress]:
     """A ``progress(done, total, label)`` callback: a rich bar on a terminal while the block runs,
     a line every :data:`LINE_EVERY` seconds elsewhere, nothing when not ``enabled``."""
     if not enabled:
-        yield lambda done, total, label="": None
+        yield _quiet
         return
     if not sys.stderr.isatty():
         yield ProgressLines(title)
