@@ -22,6 +22,7 @@ a hidden hand as ``[??]×3``, counters as ``points 3``.
 
 from __future__ import annotations
 
+import io
 from itertools import groupby
 
 from rich.text import Text
@@ -69,26 +70,16 @@ def board_text(board: Board, width: int | None = None, colour: bool = True) -> s
     from rich.panel import Panel
 
     parts: list = [Text(board.status, style="bold")]
-    for owner, zones in groupby(board.zones, key=lambda zone: zone.owner):
-        zones = list(zones)
+    for owner, group in groupby(board.zones, key=lambda zone: zone.owner):
+        zones = list(group)
         active = any(zone.active for zone in zones)
         title = (owner or "table") + (" ◀ to move" if active and owner else "")
         parts.append(Panel("\n".join(zone_lines(zones)), title=title, title_align="left",
                            border_style="bold cyan" if active else "dim", expand=True))
     console = Console(width=width or 80, color_system="standard" if colour else None, record=True,
-                      file=_Discard(), highlight=False)
+                      file=io.StringIO(), highlight=False)  # recorded, not written
     console.print(Group(*parts))
     return console.export_text(styles=colour).rstrip()
-
-
-class _Discard:
-    """Where the recording console writes while it records (nothing is kept but the record)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
 
 
 __all__ = ["board_text", "piece_markup", "zone_lines"]

@@ -46,6 +46,7 @@ reports its progress (``/api/progress``) and can be cancelled.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -405,7 +406,7 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
             app.state.jobs.close()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=STOP_WAIT)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=math.ceil(STOP_WAIT))
     server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")

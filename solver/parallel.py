@@ -41,7 +41,7 @@ import logging
 import signal
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -240,7 +240,7 @@ def stop_at_once(pool: ProcessPoolExecutor) -> None:
             process.join(timeout=STOP_WAIT)
 
 
-def cluster_processes(already: set[int] = frozenset()) -> list[Any]:
+def cluster_processes(already: Collection[int] = frozenset()) -> list[Any]:
     """This process's descendants (``psutil.Process``) but those of ``already`` and multiprocessing's
     resource tracker (which outlives every pool and cleans up after them)."""
     import psutil

@@ -96,7 +96,7 @@ def test_an_army_study_on_two_processes_stops_at_once_and_resumes_from_its_cells
     finished = lines_in(log) - 1
     resumed, _, left = stop_when(args, lambda: lines_in(log) > finished + 1, signal.SIGTERM, tmp_path)
     assert not left
-    cells = [line for line in log.read_text().splitlines()[1:]]
+    cells = log.read_text().splitlines()[1:]
     assert len(cells) > finished and len(set(cells)) == len(cells)  # none computed twice
 
 

@@ -142,7 +142,7 @@ class KeepSixStudy:
             progress(len(choices), len(choices), "the value of a ticket")
         report = Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, game.rolls)
         lines = report.text()
-        if kept:
+        if kept and folder is not None:
             lines = [f"resumed: {kept} of {len(choices)} choices were read from {folder / 'cells'}"] + lines
         if folder is not None:
             lines += report.write(folder, self.command(values, deal))
