@@ -146,11 +146,11 @@ class Workers:
                 for nanny in cluster.workers.values():
                     nanny.auto_restart = False  # the nannies (in this process) must not start new workers
                 cluster.shutdown_on_close = False  # else dask closes it again at exit, waiting up to 10 s
-            stop_processes(cluster_processes(already))
-            with contextlib.suppress(Exception):  # a close of what was ended may time out: nothing is left to lose
+            stop_processes(cluster_processes(already), wait=0.0)  # a worker's own SIGTERM handling takes seconds
+            with contextlib.suppress(Exception):  # what was ended cannot say goodbye: short waits, nothing left to lose
                 client.close(timeout=STOP_WAIT)
                 if cluster is not None:
-                    cluster.close(timeout=STOP_WAIT)
+                    cluster.close(timeout=0.2)  # it waits for its killed workers' farewells, in vain
             raise
         client.close()
         if cluster is not None:
@@ -251,8 +251,8 @@ def cluster_processes(already: Collection[int] = frozenset()) -> list[Any]:
             and child.pid != tracker]
 
 
-def stop_processes(processes: Iterable[Any]) -> None:
-    """End ``processes`` (``psutil.Process``): terminated, killed if alive after :data:`STOP_WAIT` seconds."""
+def stop_processes(processes: Iterable[Any], wait: float = STOP_WAIT) -> None:
+    """End ``processes`` (``psutil.Process``): terminated, killed if alive after ``wait`` seconds."""
     import psutil
 
     alive = []
@@ -260,7 +260,7 @@ def stop_processes(processes: Iterable[Any]) -> None:
         with contextlib.suppress(psutil.NoSuchProcess):
             process.terminate()
             alive.append(process)
-    _, still = psutil.wait_procs(alive, timeout=STOP_WAIT)
+    _, still = psutil.wait_procs(alive, timeout=wait)
     for process in still:
         with contextlib.suppress(psutil.NoSuchProcess):
             process.kill()
