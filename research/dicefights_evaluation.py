@@ -13,8 +13,8 @@ weak saving policies; counting savings as nothing would make a searching player 
 
 Usage::
 
-    .venv/bin/python benchmarks/dicefights_evaluation.py               # ~1 minute
-    .venv/bin/python benchmarks/dicefights_evaluation.py --games 100   # a quick look
+    .venv/bin/python research/dicefights_evaluation.py               # ~1 minute
+    .venv/bin/python research/dicefights_evaluation.py --games 100   # a quick look
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ A frozen fight is overconfident — in play both sides keep buying, so today's e
 forever — so the probability ``v`` is *tempered*: ``v**k / (v**k + (1 - v)**k)`` (the log-odds
 times ``k``), :data:`TEMPER` ``k = 0.4``, the best ``k`` by the Brier score at the round starts
 of 600 games between the fixed purchase policies (:mod:`dicetree.solver.games.dicefights.policies`;
-``benchmarks/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
+``research/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
 untempered frozen fight with Bank // 3 everywhere and 0.249 for a constant 1/2. (Savings counted as
 nothing score 0.147 there — the big Banks in those games belong to the weak saving policies — but would
 make a searching player never save: they count half.)
