@@ -56,7 +56,7 @@ def report(rows: list[dict], load: tuple[float, float]) -> str:
         "RolldownBeta has no limit on rerolls, and a reroll of a die that matters to neither player is a pass in all",
         "but name, so best play can loop for ever; the rules do not say who wins such a round, and the tables'",
         "equations then have a whole interval of solutions. The tables score endless play as a draw, half a win to",
-        "each (`solver/games/rolldown/endless.py`, the README's \"How RolldownBeta is read\"). This compares, in memory",
+        "each (`solver/games/rolldown/endless.py`, docs/games/rolldown.md, \"How RolldownBeta is read\"). This compares, in memory",
         "and side by side, the tables as built with the tables left wherever value iteration stopped (as they were",
         f"built before the check existed). Measured {time.strftime('%Y-%m-%d %H:%M')} by "
         "`.venv/bin/python research/rolldown_endless.py`, "

@@ -8,7 +8,7 @@ in which nobody can be hurt repeats, and a fight where nobody can ever be hurt i
 counts as Core Dice: at a purchase node, where it can be spent at once, the Bank buys Bank // 3 of
 them; elsewhere saved Gold counts half (Bank // 6) — as far as the Cache holds. The Gold
 *multiplier* and future income are worth nothing to it: a searched purchase of a Gold upgrade pays
-off only within the search depth (see the README).
+off only within the search depth (see docs/games/dicefights.md).
 
 A frozen fight is overconfident — in play both sides keep buying, so today's edge is not
 forever — so the probability ``v`` is *tempered*: ``v**k / (v**k + (1 - v)**k)`` (the log-odds
