@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
@@ -125,7 +126,7 @@ def main() -> None:
         if players in SOLVER_GAMES:
             games = 4 if args.quick else SOLVER_GAMES[players]
             duels.append(cell("rollforit_duels", f"solver-{players}-{games}-{args.seed}",
-                              lambda: solver_strength(players, games, args.seed)))
+                              partial(solver_strength, players, games, args.seed)))
         data["strength"][players] = duels
         for duel in duels:
             strength_rows.extend(strength_lines(players, duel))

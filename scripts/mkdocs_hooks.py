@@ -8,13 +8,15 @@
   notices are kept as information, not warnings, so ``--strict`` fails only on the site's own links.
 * The API pages read the import root as it installs: pyproject.toml maps ``dicetree.solver``
   (``cli``, ``cache``) to the top-level folders, which mkdocstrings (griffe, reading source without
-  importing it) cannot follow, so the build lays the package out in a temporary folder first.
+  importing it) cannot follow, so the build lays the package out in a temporary folder first
+  (``scripts/import_root.py``, as for mypy).
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -22,8 +24,10 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # import_root.py beside this file
+from import_root import lay_out
+
 SERVED = {".md", ".png", ".svg", ".csv"}
-SUBPACKAGES = ("solver", "cli", "cache")
 _laid_out: list[Path] = []
 
 
@@ -47,12 +51,8 @@ def _top(config: MkDocsConfig) -> Path:
 
 @event_priority(100)  # before mkdocstrings makes its handler, which reads the paths once
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    top, root = _top(config), Path(tempfile.mkdtemp(prefix="dicetree-api-"))
+    root = lay_out(Path(tempfile.mkdtemp(prefix="dicetree-api-")))
     _laid_out.append(root)
-    skip = shutil.ignore_patterns("__pycache__", "*.json", "web")
-    shutil.copytree(top / "dicetree", root / "dicetree", ignore=skip)
-    for name in SUBPACKAGES:
-        shutil.copytree(top / name, root / "dicetree" / name, ignore=skip)
     python = config.plugins["mkdocstrings"].config.handlers.setdefault("python", {})
     python["paths"] = [str(root), *python.get("paths", [])]
     return config
