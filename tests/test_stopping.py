@@ -125,7 +125,7 @@ def test_a_table_build_on_a_dask_cluster_stops_at_once_and_says_it_resumes(tmp_p
 
 
 def test_the_purchases_benchmark_on_two_processes_stops_at_once(tmp_path):
-    benchmark = Path(__file__).resolve().parent.parent / "benchmarks" / "dicefights_purchases.py"
+    benchmark = Path(__file__).resolve().parent.parent / "research" / "dicefights_purchases.py"
     args = [sys.executable, str(benchmark), "--deals", "100000", "--jobs", "2", "--out", str(tmp_path)]
     result, took, left = stop_when(args, lambda: True, signal.SIGINT, tmp_path)
     assert result.returncode != 0 and took < STOP_BOUND and not left
