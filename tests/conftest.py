@@ -9,6 +9,7 @@ real cache folder is compared with what it held at the start, and any change fai
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,10 @@ SESSION_CACHE = Path(tempfile.mkdtemp(prefix="dicetree-test-cache-"))
 """Where this session's tests keep tables (the environment below points every process here)."""
 os.environ["DICETREE_TABLES"] = str(SESSION_CACHE / "dicetree" / "tables")
 os.environ["XDG_CACHE_HOME"] = str(SESSION_CACHE)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    # A suite started in the background by a non-interactive shell inherits SIGINT ignored, and so
+    # would every command a test starts: the Ctrl-C tests would then interrupt nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def cache_snapshot(folder: Path) -> dict[str, tuple[int, int]]:
