@@ -34,8 +34,9 @@ from dicetree.solver.games.rolldown.cards import DIE_SIDES
 from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
 
-EVALUATIONS = ("fitted", "heuristic")
-"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`)."""
+EVALUATIONS = ("fitted", "heuristic", "network")
+"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`;
+the value network learned from the tables: :mod:`dicetree.solver.games.rolldown.network`)."""
 DEFAULT_EVALUATION = "fitted"
 
 THREAT_WEIGHT = 0.30
