@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared cores: threads only contend
-import numpy as np  # noqa: E402
+import numpy as np
 from report import CELLS, write_report
 
 from dicetree.cache.store import TableStore

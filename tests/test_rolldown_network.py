@@ -33,7 +33,7 @@ from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.datafile import payload_checksum
 
 GAME = Rolldown(evaluation="network")
-CARDS = [card for card in DECK_COPIES]
+CARDS = list(DECK_COPIES)
 
 
 def random_state(rng: random.Random) -> RolldownState:
@@ -94,7 +94,7 @@ def test_hidden_cards_are_encoded_as_unknown_and_the_pairs_relations_follow_the_
     x = [0.0] * INPUT_LENGTH
     encode(raw, x)
     relations = np.array(x[INPUT_LENGTH - PAIR_RELATIONS :]).reshape(2, SLOTS, SLOTS)
-    d6, d8, d12, d20 = 1, 2, 4, 5
+    d6, d8, d12 = 1, 2, 4
     assert relations[0, d8, d6] == relations[1, d8, d6] == 1  # 5 against 5: either may take the other
     assert relations[0, d12, d6] == 0 and relations[1, d12, d6] == 1
     assert relations.sum() == 5  # d8-d6 both ways, d12 taken by d6 and by d20, d8 taken by d20

@@ -137,12 +137,14 @@ class LookaheadProblem:
             parents.append(chosen)
             constants.append(np.zeros(len(chosen)))
             next_move += len(chosen)
+        if not n:
+            none, no_index = np.empty(0), np.empty(0, dtype=np.int64)
+            return Lookahead(no_index, none, no_index, none, none, np.empty((0, RAW_LENGTH), dtype=np.int8))
         weight = np.concatenate(weights)
         return Lookahead(
             parent=np.concatenate(parents), constant=np.concatenate(constants), move=np.concatenate(child_moves),
             scale=-weight, offset=weight, children=np.concatenate(children),
-        ) if n else Lookahead(*(np.empty(0, dtype=t) for t in (np.int64, float, np.int64, float, float)),
-                              np.empty((0, RAW_LENGTH), dtype=np.int8))
+        )
 
 
 __all__ = ["SWAP", "LookaheadProblem", "Values", "rows_sides", "sample_rows", "table_values"]
