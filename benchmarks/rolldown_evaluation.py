@@ -126,7 +126,7 @@ def exact_leaves(name: str, tablebase: Tablebase, models: dict[str, str]) -> Exa
         return ExactLeaves(tablebase, noise=float(sigma), seed=int(seed or 1))
     if kind == "oracle-mix":
         share, _, model = spec.partition(":")
-        return ExactLeaves(tablebase, mix=float(share), model=load_model(models[model]).estimate if model else None)
+        return ExactLeaves(tablebase, mix=float(share), model=model_estimate(models[model]) if model else None)
     return None
 
 

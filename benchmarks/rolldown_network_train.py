@@ -27,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def main(argv=None) -> None:
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
         "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed,
         "last_sweep": vars(result.sweeps[-1]) if result.sweeps else None,
-        "command": "benchmarks/rolldown_network_train.py " + " ".join(argv or []),
+        "command": "benchmarks/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
     }
     unseen = ~(problem.encode(rows).any(axis=0) | problem.encode(anchors[0]).any(axis=0))
     payload = network_payload(without_unseen_inputs(result.net, unseen), 1e-3, training)
@@ -145,8 +146,8 @@ def main(argv=None) -> None:
              f"`{training['command']}`", "",
              f"Network {INPUT_LENGTH}-{'-'.join(map(str, hidden))}-1; {len(rows):,} positions of {args.dice} dice "
              f"valued by one decision of lookahead, {len(anchors[0]):,} exact anchors of 1 to {args.dice - 1} dice; "
-             f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the targets' "
-             f"mean change under {args.tolerance}), {seconds:.0f} s.", "",
+             f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
+             f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
              "| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
              "|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
