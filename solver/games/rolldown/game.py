@@ -166,8 +166,8 @@ class Rolldown(RolldownRules, Game):
         return EndgameStudy(self.ace)
 
     def strategies(self) -> tuple:
-        """``fitted:depth=N`` and ``heuristic:depth=N``: the depth-N search with that leaf evaluation
-        whatever ``--rule evaluation`` says, so one duel can set the two against each other."""
+        """``fitted:depth=N``, ``heuristic:depth=N`` and ``network:depth=N``: the depth-N search with that leaf
+        evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other."""
         return evaluation_kinds(self)
 
 
