@@ -86,9 +86,9 @@ class Rolldown(RolldownRules, Game):
         if estimate is None and evaluation == "fitted":
             estimate = load_model().estimate
         elif estimate is None and evaluation == "network":
-            from dicetree.solver.games.rolldown import network  # numpy loads only where the network is chosen
+            from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
 
-            estimate = network.load_network().estimate
+            estimate = load_network().estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
