@@ -14,7 +14,7 @@ of it stored before endless play was scored as a draw solved again). With 4 dice
 ``--stored-only``) positions are drawn only from the tables stored (a folder still being built:
 redrawn until one is), and nothing is built. ``--model NAME=PATH`` adds an evaluation ``NAME``: the
 fitted model of another data file (``research/rolldown_evaluation_fit.py --model-out``), or the value
-network of one (``benchmarks/rolldown_network_train.py --out``).
+network of one (``research/rolldown_network_train.py --out``).
 
 Two kinds of evaluation measure what accuracy a leaf evaluation needs: their leaves are exact
 values from the tables (:class:`dicetree.solver.games.rolldown.exact_leaves.ExactLeaves`) with an

@@ -4,7 +4,7 @@ batched numpy inference.
 The network (:mod:`dicetree.solver.games.rolldown.network_kernel` defines the position's raw vector, its
 lossless encoding and the forward pass a compiled search runs) estimates the chance that the player whose
 decision comes next wins the round. It is learned by fitted value iteration from the exact endgame
-tables (``benchmarks/rolldown_network_train.py``; how and how well: ``results/rolldown-network/``).
+tables (``research/rolldown_network_train.py``; how and how well: ``results/rolldown-network/``).
 
 Here the network is evaluated with numpy: :func:`encode_rows` encodes many raw vectors at once (the same
 input as the kernel's ``encode``, which a test checks), :meth:`NetworkModel.estimate_rows` values them in

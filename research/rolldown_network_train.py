@@ -15,7 +15,7 @@ file (e.g. the 3-dice network when learning 4 dice).
 
 Usage::
 
-    nice -n 5 .venv/bin/python benchmarks/rolldown_network_train.py --dice 3 --tables /work/tables \\
+    nice -n 5 .venv/bin/python research/rolldown_network_train.py --dice 3 --tables /work/tables \\
         --out results/rolldown-network/value_network_3dice.json
 
 Writes the network's data file (``--out``) and ``results/rolldown-network/train-<N>dice.{md,json}``.
@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared cores: threads only contend
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
+
 import numpy as np
 from report import CELLS, write_report
 
@@ -128,7 +130,7 @@ def main(argv=None) -> None:
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
         "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed,
         "last_sweep": vars(result.sweeps[-1]) if result.sweeps else None,
-        "command": "benchmarks/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "research/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
     }
     unseen = ~(problem.encode(rows).any(axis=0) | problem.encode(anchors[0]).any(axis=0))
     payload = network_payload(without_unseen_inputs(result.net, unseen), 1e-3, training)
