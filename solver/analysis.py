@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
-from dicetree.solver.paranoid import meaning as paranoid_meaning
+from dicetree.solver.multiplayer import meaning as search_meaning
+from dicetree.solver.multiplayer import turn_searcher
 from dicetree.solver.ranking import MoveValue, rank_moves
 from dicetree.solver.search import Searcher, SearchResult
 
@@ -270,11 +271,12 @@ def analyse(
     if player < 0:
         raise GameError("no player decides at this position (it is a chance node or the game is over)")
     deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
-    searcher = searcher or Searcher(game, seed=seed)
+    searcher = searcher or turn_searcher(game, seed=seed)
+    kind = getattr(searcher, "search_kind", None)
     started = time.perf_counter()
 
     def answer(results: list[SearchResult]) -> Analysis:
-        return _combine(game, state, player, deals, results, started)
+        return _combine(game, state, player, deals, results, started, kind)
 
     def report(results: list[SearchResult]) -> Analysis:
         combined = answer(results)
@@ -328,7 +330,8 @@ def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: 
     return completed
 
 
-def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float) -> Analysis:
+def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float,
+             search: str | None = None) -> Analysis:
     """One answer from the searches of every concrete position (their moves' values averaged)."""
     moves = _average_moves(results, deals.weights)
     heaviest = max(range(len(results)), key=lambda i: deals.weights[i])
@@ -352,20 +355,12 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=method,
-        value_meaning=_meaning(game),
+        value_meaning=search_meaning(game, search),
         exact=all(r.exact for r in results),
         hidden=deals.description,
         notes=sorted(notes),
         lines=results[heaviest].lines,
     )
-
-
-def _meaning(game: Game) -> str:
-    """What the searched values mean: the game's own meaning, and with three or more players the
-    reduction the search used."""
-    if game.num_players <= 2:
-        return game.describe_value()
-    return f"{game.describe_value()}; {paranoid_meaning(game)}"
 
 
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:

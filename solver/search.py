@@ -187,6 +187,9 @@ class Searcher:
     """The depth searched when neither a depth nor a time limit is given (pruning and the cache keep
     three decisions of a RolldownBeta middle game to seconds; the simultaneous search has its own)."""
 
+    search_kind = "paranoid"
+    """How games of three or more players are searched (:mod:`dicetree.solver.multiplayer`)."""
+
     __slots__ = (
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "pov", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
