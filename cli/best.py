@@ -185,6 +185,7 @@ def format_analysis(analysis, top: int | None = None, with_lines: bool = False) 
                      f"({stats.cache_hit_rate:.1%} of probes), {stats.elapsed:.2f} s, {stats.nodes_per_second:,.0f} nodes/s")
     if stats.table_probes and stats.nodes:
         lines.append(f"          endgame tables: {stats.table_hits:,} hits in {stats.table_probes:,} probes")
+    lines += [f"Assumed   {assumption}" for assumption in analysis.assumptions]
     if analysis.exact_within_reach:
         lines.append(f"Exact     not computed (the value above is depth-limited); {analysis.exact_within_reach}")
     listed = analysis.moves[:top]

@@ -77,6 +77,8 @@ BEST_JSON_SCHEMA: dict = {
         "hidden_information": {"type": "string"},
         "interrupted": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
+        "assumptions": {"type": "array", "items": {"type": "string"},
+                        "description": "what the game's data assumes that its rule text does not say"},
         "nodes": {"type": "integer"},
         "cache_hits": {"type": "integer"},
         "cache_probes": {"type": "integer"},
@@ -140,6 +142,8 @@ class Analysis:
     lines: dict[str, list[str]] | None = None
     exact_within_reach: str = ""
     interrupted: bool = False
+    assumptions: tuple[str, ...] = ()
+    """What the game's data assumes (:meth:`~dicetree.solver.game.Game.assumptions`): said in the header."""
 
     @property
     def best(self) -> str:
@@ -177,6 +181,7 @@ class Analysis:
             "hidden_information": self.hidden,
             "interrupted": self.interrupted,
             "notes": self.notes,
+            "assumptions": list(self.assumptions),
             "nodes": stats.nodes,
             "cache_hits": stats.cache_hits,
             "cache_probes": stats.cache_probes,
@@ -360,6 +365,7 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         hidden=deals.description,
         notes=sorted(notes),
         lines=results[heaviest].lines,
+        assumptions=game.assumptions(),
     )
 
 
