@@ -19,7 +19,7 @@ import click
 from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, game_argument, load_with_rules,
                                   rule_option, tables_option)
 from dicetree.solver.game import GameError
-from dicetree.solver.multiplayer import DEFAULT_SEARCH, SEARCH_HELP, SEARCHES
+from dicetree.solver.multiplayer import SEARCH_HELP, SEARCHES
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells give it."""
@@ -51,8 +51,9 @@ INTERRUPTED = 130
 @click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True, metavar="N",
               help="--exact without endgame tables: refuse positions with more reachable states.")
 @click.option("--no-tables", is_flag=True, help="Do not probe stored exact values (endgame tables) during the search.")
-@click.option("--search", "search", type=click.Choice(SEARCHES), default=DEFAULT_SEARCH, show_default=True,
-              help=SEARCH_HELP[:1].upper() + SEARCH_HELP[1:] + "; with 1 or 2 players both are the same search.")
+@click.option("--search", "search", type=click.Choice(SEARCHES), metavar="|".join(SEARCHES),
+              help=SEARCH_HELP[:1].upper() + SEARCH_HELP[1:] + "; with 1 or 2 players both are the same search. "
+                   "Where players choose at once, 3+ players are searched by the paranoid reduction only.")
 @tables_option
 @rule_option
 def best(game_name, position, depth, time_limit, top, with_lines, as_json, example, hands_exact, hand_samples, seed,
@@ -78,6 +79,9 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
     state = game.parse(position)
     depth, time_limit = default_limits(game, depth, time_limit)
     if has_simultaneous_moves(game):
+        if search == "maxn" and game.num_players > 2:
+            raise GameError(f"in {game.game_type.long_name} players choose at once: max^n is for games whose players "
+                            "take turns (simultaneous choices of 3+ players are searched by the paranoid reduction)")
         if exact:
             raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "
                             "searched to a depth (use --depth or --time)")

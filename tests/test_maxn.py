@@ -110,3 +110,15 @@ def test_a_strategy_chooses_its_search_with_three_or_more_players_only():
         parse_strategy("solver:search=best", three)
     with pytest.raises(GameError, match="unknown option 'search=maxn'"):  # two players: nothing to choose
         parse_strategy("solver:search=maxn", load_game("rollforit"))
+
+
+def test_dice_fights_simultaneous_choices_of_three_players_stay_paranoid():
+    """max^n needs players taking turns: at simultaneous choices of 3+ players there is no one value to
+    back up (general-sum games have many equilibria), so `--search maxn` is refused in one line."""
+    runner = CliRunner()
+    position = ["best", "dicefights", "20:12:5:111 20:3:5:111 15:7:5:111 buy", "--depth", "1", "--rule", "players=3"]
+    refused = runner.invoke(cli, position + ["--search", "maxn"])
+    assert refused.exit_code == 2 and "players choose at once: max^n is for games whose players take turns" in \
+        refused.output and "Traceback" not in refused.output
+    paranoid = runner.invoke(cli, position + ["--search", "paranoid"])
+    assert paranoid.exit_code == 0 and "paranoid reduction" in paranoid.output
