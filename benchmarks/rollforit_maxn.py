@@ -14,7 +14,8 @@ half-way resumes from the deals it finished.
 
 Usage::
 
-    nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs 2     # about 20 CPU minutes
+    nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs 2     # about 10 CPU minutes
+    nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs 2 --games3 30 --games4 16  # more deals
     .venv/bin/python benchmarks/rollforit_maxn.py --quick                # one deal each, a smoke test
 
 Writes ``results/rollforit/maxn.{md,json}`` (``maxn-quick`` with ``--quick``).
@@ -35,8 +36,12 @@ from dicetree.solver.results import MatchLog
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 MAXN, PARANOID = "solver:depth=2,search=maxn", "solver:depth=2,search=paranoid"
-MATCHES = {3: ((MAXN, PARANOID, "race"), 30), 4: ((MAXN, PARANOID), 16)}
-"""Players -> (the strategies in their seats, games): a depth-2 choice costs 0.15 to 0.35 CPU s."""
+MATCHES = {3: (MAXN, PARANOID, "race"), 4: (MAXN, PARANOID)}
+"""Players -> the strategies in their seats (a depth-2 choice costs 0.15 to 0.35 CPU s: a three-player
+game about 18 CPU s, a four-player one about 40)."""
+GAMES = {3: 15, 4: 8}
+"""Games at each count by default (``--games3``, ``--games4``): a rerun with more plays only the new
+deals (a deal's games depend only on the seed and its index)."""
 
 
 def paired_difference(result, first: int, second: int) -> tuple[float, float, float]:
@@ -61,10 +66,10 @@ def run_match(players: int, lineup: tuple[str, ...], games: int, seed: int, jobs
     difference max^n less paranoid, and the time each took a decision."""
     game = RollForIt(players=players)
     match = Match(game, lineup, games=games, seed=seed)
-    log_path = CELLS / "rollforit_maxn" / f"{players}p-{games}-{seed}{'-quick' if quick else ''}.jsonl"
+    log_path = CELLS / "rollforit_maxn" / f"{players}p-{seed}{'-quick' if quick else ''}.jsonl"
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    log = MatchLog(log_path, {"players": players, "strategies": list(lineup), "games": games, "seed": seed})
-    done = log.finished_records(match.rotations)
+    log = MatchLog(log_path, {"players": players, "strategies": list(lineup), "seed": seed})
+    done = [record for record in log.finished_records(match.rotations) if record.deal < match.deals]
     if done:
         print(f"  {players} players: {len(done) // match.rotations} of {match.deals} deals kept from {log_path}")
     result = match.run(jobs=jobs, done=done, on_played=log.append_records)
@@ -83,12 +88,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one deal a match (a smoke test)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--games3", type=int, default=GAMES[3], help="games at three players (a multiple of 3)")
+    parser.add_argument("--games4", type=int, default=GAMES[4], help="games at four players (even)")
     args = parser.parse_args()
+    counts = {3: args.games3, 4: args.games4}
     started = time.process_time(), time.perf_counter()
     data: dict = {"seed": args.seed, "matches": []}
     lines = []
-    for players, (lineup, games) in MATCHES.items():
-        games = len(lineup) if args.quick else games
+    for players, lineup in MATCHES.items():
+        games = len(lineup) if args.quick else counts[players]
         found = run_match(players, lineup, games, args.seed, args.jobs, args.quick)
         data["matches"].append(found)
         for row in found["rows"]:
@@ -100,8 +108,8 @@ def main() -> None:
                      f"{diff['low']:+.1%} to {diff['high']:+.1%} | 0 | |")
     data["cpu_seconds_main_process"] = round(time.process_time() - started[0], 1)
     data["seconds"] = round(time.perf_counter() - started[1], 1)
-    command = f"nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs {args.jobs} --seed {args.seed}" + \
-        (" --quick" if args.quick else "")
+    command = (f"nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs {args.jobs} --seed {args.seed} "
+               f"--games3 {args.games3} --games4 {args.games4}" + (" --quick" if args.quick else ""))
     markdown = "\n".join([
         "# Roll For It!: max^n against the paranoid reduction",
         "",

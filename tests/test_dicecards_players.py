@@ -149,6 +149,7 @@ def test_best_for_two_players_is_the_chance_of_winning_and_three_are_searched_pa
     assert result.exit_code == 0, result.output
     assert "P2 to move; value = probability of winning" in result.output and "SUD:2" in result.output
     game = GAMES[3]
-    result = run("best", "dicecards", game.example_position(), "--rule", "players=3", "--tables", str(tmp_path))
+    result = run("best", "dicecards", game.example_position(), "--rule", "players=3", "--tables", str(tmp_path),
+                 "--search", "paranoid")
     assert result.exit_code == 0, result.output
     assert "paranoid reduction (3 players)" in result.output
