@@ -33,12 +33,13 @@ import math
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from dicetree.solver.chance import ChanceSampler
 from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
 from dicetree.solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
 from dicetree.solver.ranking import TIE, rank_moves
-from dicetree.solver.search import SearchResult
+from dicetree.solver.search import SearchResult, method_text
 
 METHOD = "max^n"
 TIE_RULE = "ties: the move that leaves the leading opponent lowest, then the game's order"
@@ -197,13 +198,9 @@ class MaxnSearcher:
 
         order = [best] + [a for a in actions if a != best]
         moves = rank_moves((a, game.action_name(state, a), shown(a)) for a in order)
-        method = f"depth {depth} (iterative deepening, {'cache' if self.use_cache else 'no cache'})"
-        method += f"; {METHOD} ({game.num_players} players)"
-        if solved:
-            method += "; exact: every line ends the game within the depth"
         chance_note = self._sampler.note()
-        if chance_note:
-            method += "; " + chance_note
+        method = method_text(depth, ("cache" if self.use_cache else "no cache",), METHOD, game.num_players,
+                             "every line ends the game within the depth" if solved else "", chance_note)
         line_of = {move.name: self._principal_line(state, move.action, depth, mover) for move in moves} \
             if lines else None
         return SearchResult(
@@ -268,23 +265,22 @@ class MaxnSearcher:
             if known is None:
                 break
             vector, move = known
-            if player == CHANCE:
-                typical = None
-                for outcome, _ in self._sampler.outcomes(state, self._key(state)):
-                    child = self._apply(state, outcome)
-                    child_known = self._known(child, depth)
-                    if child_known is not None:
-                        distance = abs(child_known[mover] - vector[mover])
-                        if typical is None or distance < typical[0]:
-                            typical = (distance, outcome, child)
-                if typical is None:
+            if player == CHANCE:  # the outcome nearest the node's value for the root's mover
+                step = self._sampler.typical(state, self._key(state), partial(self._distance, depth=depth,
+                                                                              player=mover, value=vector[mover]))
+                if step is None:
                     break
-                line.append(f"[{game.action_name(state, typical[1])}]")
-                state = typical[2]
+                line.append(step[0])
+                state = step[1]
                 continue
             line.append(game.action_name(state, move))
             state, depth = self._apply(state, move), depth - 1
         return line
+
+    def _distance(self, state: State, depth: int, player: int, value: float) -> float | None:
+        """How far ``player``'s known value of ``state`` is from ``value`` (None where not known)."""
+        known = self._known(state, depth)
+        return None if known is None else abs(known[player] - value)
 
     def _known(self, state: State, depth: int) -> Vector | None:
         """A node's vector without searching: a terminal's, an evaluation, or the cache's."""
