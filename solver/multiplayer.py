@@ -8,7 +8,10 @@ Two readings of "the others' moves" are offered (``best --search``, a strategy's
   other player minimizes the mover's value, as one coalition: pessimistic, but with pruning.
 
 With one or two players both are the one expectiminimax search (the two-player game is constant-sum),
-so the choice only matters beyond two. :data:`DEFAULT_SEARCH` is the one measured better::
+so the choice only matters beyond two. Where players choose at once (Dice Fights), three or more players are
+searched by the paranoid reduction only (:mod:`dicetree.solver.simultaneous`): a simultaneous choice of
+several players who each play for themselves is a general-sum game, with many equilibria and no one
+value to back up, so max^n does not fit there (``best --search maxn`` says so in one line). :data:`DEFAULT_SEARCH` is the one measured better::
 
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("rollforit", players=3)
