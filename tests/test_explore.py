@@ -226,7 +226,7 @@ def test_a_seat_sees_its_own_view_with_the_other_hand_face_down(client):
     assert node["position"] == HANDS and node["view"] == "d6:2,d8:5/d4:3,d6:6 a ??/5 seen:b"
     hand = next(zone for zone in node["board"]["zones"] if zone["owner"] == "A" and zone["title"] == "hand")
     assert hand["pieces"] == [{"kind": "card", "text": "", "lines": [], "face_down": True, "count": 2, "dim": False,
-                               "highlight": False}]
+                               "highlight": False, "dice": []}]
     after = get(client, "/api/apply", game="rolldown", position=HANDS, move="d8xd4", seat="2").json()
     assert after["view"] == "d6:2/d6:6 b ??/5"  # B to move now: A's cards still hidden
     assert "--seat 'C' names no player" in error_of(client, "/api/position", game="rolldown", position=HANDS, seat="C")
