@@ -7,7 +7,10 @@ start and the dice stream; the seats rotated so each strategy plays every seat):
 * **three players** — max^n, paranoid and ``race`` (one ply on the evaluation) as the common third
   seat; what counts is max^n's share of the wins less paranoid's, paired by deal (95% interval,
   Student's t over the deals);
-* **four players** — max^n and paranoid two seats each (fair share 50%).
+* **four players** — max^n and paranoid two seats each (fair share 50%);
+* **agreement** — why the duels barely tell them apart: positions from games of ``race`` in every
+  seat (every fourth decision with a choice), each searched at depth 2 by both; how often they pick
+  the same move, and where they differ, what each search's own values say the other's pick loses.
 
 Each finished deal is kept in ``benchmarks/.cells/rollforit_maxn/`` (a match log): a run stopped
 half-way resumes from the deals it finished.
@@ -28,11 +31,17 @@ import math
 import time
 from pathlib import Path
 
-from report import CELLS, write_report
+import random
 
+from report import CELLS, cell, write_report
+
+from dicetree.solver.game import CHANCE, TERMINAL
 from dicetree.solver.games.rollforit import RollForIt
+from dicetree.solver.games.rollforit.strategies import RaceStrategy
 from dicetree.solver.match import Match
-from dicetree.solver.results import MatchLog
+from dicetree.solver.maxn import MaxnSearcher
+from dicetree.solver.results import MatchLog, wilson_interval
+from dicetree.solver.search import Searcher
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rollforit"
 MAXN, PARANOID = "solver:depth=2,search=maxn", "solver:depth=2,search=paranoid"
@@ -57,8 +66,53 @@ def paired_difference(result, first: int, second: int) -> tuple[float, float, fl
     n = len(values)
     mean = math.fsum(values) / n
     spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = float(t.ppf(0.975, n - 1)) * spread / math.sqrt(n) if n > 1 else math.inf
+    if spread == 0:  # every deal the same: no spread to estimate, no interval claimed
+        return mean, math.nan, math.nan
+    half = float(t.ppf(0.975, n - 1)) * spread / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+AGREEMENT_POSITIONS = 40
+"""Positions a player count in the agreement part (a depth-2 search by each: about 0.5 CPU s)."""
+
+
+def agreement(players: int, positions: int, seed: int) -> dict:
+    """How often depth-2 max^n and paranoid pick the same move, over decisions of ``race`` games."""
+    game = RollForIt(players=players)
+    race, rng = RaceStrategy(), random.Random(f"{seed}:agreement:{players}")
+    found: list = []
+    while len(found) < positions:
+        state, decisions = game.new_game(rng), 0
+        while game.current_player(state) != TERMINAL and len(found) < positions:
+            player = game.current_player(state)
+            if player == CHANCE:
+                state = game.apply(state, game.sample_chance(state, rng))
+                continue
+            options = game.legal_actions(state)
+            decisions += 1
+            if len(options) > 1 and decisions % 4 == 0:
+                found.append(state)
+            state = game.apply(state, race.choose(game, state, player, options, rng))
+    maxn, paranoid = MaxnSearcher(game, cache_slots=2**18), Searcher(game, cache_slots=2**18)
+    same, maxn_says, paranoid_says, cpu = 0, [], [], {"maxn": 0.0, "paranoid": 0.0}
+    for state in found:
+        started = time.process_time()
+        by_maxn = {m.name: m.value for m in maxn.search(state, depth=2).moves}
+        middle = time.process_time()
+        by_paranoid = {m.name: m.value for m in paranoid.search(state, depth=2).moves}
+        cpu["maxn"] += middle - started
+        cpu["paranoid"] += time.process_time() - middle
+        pick_maxn, pick_paranoid = max(by_maxn, key=by_maxn.get), max(by_paranoid, key=by_paranoid.get)
+        if pick_maxn == pick_paranoid or by_maxn[pick_maxn] - by_maxn[pick_paranoid] < 1e-12:
+            same += 1
+        else:
+            maxn_says.append(by_maxn[pick_maxn] - by_maxn[pick_paranoid])
+            paranoid_says.append(by_paranoid[pick_paranoid] - by_paranoid[pick_maxn])
+    low, high = wilson_interval(same, len(found))
+    return {"players": players, "positions": len(found), "same": same, "low": low, "high": high,
+            "maxn_loss_of_paranoid_pick": math.fsum(maxn_says) / len(maxn_says) if maxn_says else 0.0,
+            "paranoid_loss_of_maxn_pick": math.fsum(paranoid_says) / len(paranoid_says) if paranoid_says else 0.0,
+            "cpu_ms_per_search": {name: 1000 * total / len(found) for name, total in cpu.items()}}
 
 
 def run_match(players: int, lineup: tuple[str, ...], games: int, seed: int, jobs: int, quick: bool) -> dict:
@@ -90,6 +144,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--games3", type=int, default=GAMES[3], help="games at three players (a multiple of 3)")
     parser.add_argument("--games4", type=int, default=GAMES[4], help="games at four players (even)")
+    parser.add_argument("--positions", type=int, default=AGREEMENT_POSITIONS,
+                        help="positions a player count in the agreement part")
     args = parser.parse_args()
     counts = {3: args.games3, 4: args.games4}
     started = time.process_time(), time.perf_counter()
@@ -104,27 +160,54 @@ def main() -> None:
             lines.append(f"| {players} | {found['games']} | {row['strategy']} | {row['share']:.1%} | "
                          f"{low:.1%} to {high:.1%} | {row['fair']:.1%} | {row['ms_per_decision']:,.0f} |")
         diff = found["maxn_less_paranoid"]
+        spread = "every deal even: no spread" if math.isnan(diff["low"]) else \
+            f"{diff['low']:+.1%} to {diff['high']:+.1%}"
         lines.append(f"| {players} | | **max^n less paranoid** (paired by deal) | **{diff['mean']:+.1%}** | "
-                     f"{diff['low']:+.1%} to {diff['high']:+.1%} | 0 | |")
+                     f"{spread} | 0 | |")
+    agree_lines = []
+    for players in MATCHES:
+        positions = 4 if args.quick else args.positions
+        found = cell("rollforit_maxn", f"agreement-{players}p-{positions}-{args.seed}",
+                     lambda: agreement(players, positions, args.seed))
+        data.setdefault("agreement", []).append(found)
+        agree_lines.append(f"| {players} | {found['positions']} | {found['same'] / found['positions']:.0%} | "
+                           f"{found['low']:.0%} to {found['high']:.0%} | {found['maxn_loss_of_paranoid_pick']:.4f} | "
+                           f"{found['paranoid_loss_of_maxn_pick']:.4f} | {found['cpu_ms_per_search']['maxn']:,.0f} | "
+                           f"{found['cpu_ms_per_search']['paranoid']:,.0f} |")
     data["cpu_seconds_main_process"] = round(time.process_time() - started[0], 1)
     data["seconds"] = round(time.perf_counter() - started[1], 1)
     command = (f"nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs {args.jobs} --seed {args.seed} "
-               f"--games3 {args.games3} --games4 {args.games4}" + (" --quick" if args.quick else ""))
+               f"--games3 {args.games3} --games4 {args.games4} --positions {args.positions}"
+               + (" --quick" if args.quick else ""))
     markdown = "\n".join([
         "# Roll For It!: max^n against the paranoid reduction",
         "",
-        f"`{command}` ({data['seconds']:,.0f} s on a shared machine). Default deck (its faces are assumed) and "
+        f"`{command}` ({data['seconds']:,.0f} s for this run: deals and cells finished by earlier runs of the "
+        "command are read from `benchmarks/.cells/rollforit_maxn/`, not played again). Default deck (its faces are assumed) and "
         "rules; both searches at depth 2; common random numbers (a deal's games share the start and the "
         "dice), seats rotated. Shares of the wins with 95% intervals (Student's t over the deals); "
         "shared wins split.",
         "",
-        "| players | games | strategy | win share | 95% interval | fair share | ms a decision |",
+        "| players | games | strategy | win share | 95% interval | fair share | ms a decision (wall, shared machine) |",
         "|---|---|---|---|---|---|---|",
         *lines,
         "",
         "At three players `race` (one ply on the evaluation) holds the third seat of every game, so the two "
         "searches meet the same opponent; the line in bold is max^n's share less paranoid's, each deal's "
-        "games together (a positive value favours max^n).",
+        "games together (a positive value favours max^n). Where both searches pick the same moves (below), "
+        "a deal's games differ only by who sits where.",
+        "",
+        "## Agreement: do the two searches pick the same move?",
+        "",
+        "Positions from games of `race` in every seat (every fourth decision with a choice), each searched at "
+        "depth 2 by both. Where the picks differ: what max^n's values say paranoid's pick loses, and what "
+        "paranoid's values say max^n's pick loses (win chance, mean over those positions). CPU time of one "
+        "depth-2 search by each (process time, so the machine's other load counts little).",
+        "",
+        "| players | positions | same move | 95% interval (Wilson) | max^n's loss of paranoid's pick | "
+        "paranoid's loss of max^n's pick | CPU ms a search, max^n | CPU ms a search, paranoid |",
+        "|---|---|---|---|---|---|---|---|",
+        *agree_lines,
     ])
     write_report(RESULTS / ("maxn-quick" if args.quick else "maxn"), markdown, data)
 

@@ -7,7 +7,7 @@ The built-in kinds fit every game of the kind they are for:
   progress move by a depth-1 search, :meth:`~dicetree.solver.game.Game.is_progress`, else the best one-ply
   move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2;
   with three or more players also ``search=maxn`` or ``search=paranoid``, :mod:`dicetree.solver.multiplayer`,
-  default max^n) and
+  default paranoid) and
   ``exact[:max_states=N,fallback=D]`` (the exact solver's move where the position's state graph has
   at most N states, default 20,000; else ``solver:depth=D``, default 2, and counted);
 * games where players choose at once: ``random`` (any of the player's options) and

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dicetree.cli.main import main
-from dicetree.solver.game import TERMINAL, GameError, PositionError
+from dicetree.solver.game import GameError, PositionError
 from dicetree.solver.games.dicecards import DiceCards
 from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
 from dicetree.solver.games.dicecards.state import COPIES, HAND, OVER, RECORD, ROLL, DiceCardsState, Roll, Seat
@@ -149,7 +149,6 @@ def test_best_for_two_players_is_the_chance_of_winning_and_three_are_searched_pa
     assert result.exit_code == 0, result.output
     assert "P2 to move; value = probability of winning" in result.output and "SUD:2" in result.output
     game = GAMES[3]
-    result = run("best", "dicecards", game.example_position(), "--rule", "players=3", "--tables", str(tmp_path),
-                 "--search", "paranoid")
+    result = run("best", "dicecards", game.example_position(), "--rule", "players=3", "--tables", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "paranoid reduction (3 players)" in result.output

@@ -61,11 +61,12 @@ def test_ties_go_to_the_move_that_leaves_the_leading_opponent_lowest_then_the_fi
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_roll_for_it_is_searched_by_max_n_by_default_and_values_add_up_to_one(players):
+def test_roll_for_it_by_max_n_values_add_up_to_one_and_paranoid_is_the_default(players):
     game = load_game("rollforit", players=players)
     state = game.parse(game.example_position())
-    searcher = turn_searcher(game)
-    assert isinstance(searcher, MaxnSearcher) and DEFAULT_SEARCH == "maxn"
+    assert isinstance(turn_searcher(game), Searcher) and DEFAULT_SEARCH == "paranoid"  # measured: see multiplayer
+    searcher = turn_searcher(game, "maxn")
+    assert isinstance(searcher, MaxnSearcher)
     result = searcher.search(state, depth=2)
     mover = game.current_player(state)
     for move in result.moves:
@@ -91,21 +92,21 @@ def test_max_n_and_paranoid_agree_with_two_players():
 def test_best_says_which_search_and_takes_either(tmp_path):
     runner = CliRunner()
     base = ["best", "rollforit", "--example", "--rule", "players=3", "--depth", "2"]
-    default = runner.invoke(cli, base)
-    assert default.exit_code == 0, default.output
-    assert "max^n (3 players)" in default.output and "every player plays for their own chance" in default.output
-    paranoid = runner.invoke(cli, base + ["--search", "paranoid"])
-    assert paranoid.exit_code == 0 and "paranoid reduction (3 players)" in paranoid.output
+    maxn = runner.invoke(cli, base + ["--search", "maxn"])
+    assert maxn.exit_code == 0, maxn.output
+    assert "max^n (3 players)" in maxn.output and "every player plays for their own chance" in maxn.output
+    for paranoid in (runner.invoke(cli, base), runner.invoke(cli, base + ["--search", "paranoid"])):
+        assert paranoid.exit_code == 0 and "paranoid reduction (3 players)" in paranoid.output
     wrong = runner.invoke(cli, base + ["--search", "minimax"])
     assert wrong.exit_code == 2 and "Traceback" not in wrong.output
 
 
 def test_a_strategy_chooses_its_search_with_three_or_more_players_only():
     three = load_game("rollforit", players=3)
-    assert str(parse_strategy("solver:depth=1", three)) == "solver:depth=1,search=maxn"
-    strategy = make_strategy(three, "solver:depth=1,search=paranoid")
-    assert isinstance(strategy.searcher, Searcher)
-    assert isinstance(make_strategy(three, "solver:depth=1").searcher, MaxnSearcher)
+    assert str(parse_strategy("solver:depth=1", three)) == "solver:depth=1,search=paranoid"
+    strategy = make_strategy(three, "solver:depth=1,search=maxn")
+    assert isinstance(strategy.searcher, MaxnSearcher)
+    assert isinstance(make_strategy(three, "solver:depth=1").searcher, Searcher)
     with pytest.raises(GameError, match="search must be maxn or paranoid, not 'best'"):
         parse_strategy("solver:search=best", three)
     with pytest.raises(GameError, match="unknown option 'search=maxn'"):  # two players: nothing to choose
