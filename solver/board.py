@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import Any
 
@@ -56,7 +56,7 @@ class Card:
     count: int = 1
     dim: bool = False
     highlight: bool = False
-    dice: tuple[Die, ...] = ()
+    dice: tuple[Die, ...] = field(default=(), repr=False)  # repr: a card's short form stays as it was
 
 
 @dataclass(frozen=True)

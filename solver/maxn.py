@@ -1,11 +1,13 @@
 """max^n with chance nodes: a game of three or more players where each plays for themselves.
 
-Max^n (Luckhardt and Irani 1986; with chance nodes, Sturtevant 2003's expectimax^n) backs up a
+Max^n (Luckhardt and Irani 1986; here with chance nodes averaged as expectimax averages) backs up a
 *vector* of values, one per player: at a decision node the player to move takes the child whose
 vector is best **for them**; a chance node averages the vectors with the outcomes' probabilities;
 a terminal's vector is the game's returns, a depth cut-off's every player's evaluation. Where the
 paranoid reduction (:mod:`dicetree.solver.paranoid`) assumes all the others play against the mover,
-max^n assumes each plays for their own value, as in a real game of several players.
+max^n assumes each plays for their own value, as in a real game of several players. It is chosen
+with ``best --search maxn`` or a strategy's ``search=maxn``; the default stays paranoid, measured to
+pick the same moves faster (:data:`dicetree.solver.multiplayer.DEFAULT_SEARCH`).
 
 **Ties** (moves whose value for the mover differs by less than :data:`~dicetree.solver.ranking.TIE`)
 are broken by one stated rule, at every node and at the root: the move that leaves the **leading
@@ -13,7 +15,8 @@ opponent** (the other player with the highest value after it) lowest; if that ti
 in the game's own order. (Another player's choice between moves of equal worth to them decides what
 the rest get: without a rule the value would depend on the move order.)
 
-The search has no pruning (shallow pruning needs a bounded sum and gains little with chance nodes):
+The search has no pruning (max^n allows only shallow pruning, from a bound on the sum of the values,
+and it cuts little; the paranoid reduction prunes like a two-player search, which is why it is faster):
 a cache of the running iteration keyed by the position and the depth left, iterative deepening and
 a time limit as :class:`dicetree.solver.search.Searcher` has (:func:`dicetree.solver.limits.deepen`), the
 same depth rule (chance events do not count) and the same sampled chance nodes
