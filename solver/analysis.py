@@ -29,6 +29,7 @@ from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
     from dicetree.solver.simultaneous import SimultaneousResult
+    from dicetree.solver.maxn import MaxnSearcher
 
 
 SCHEMA = "dicetree.best/1"
@@ -255,7 +256,7 @@ def analyse(
     *,
     depth: int | None = None,
     time_limit: float | None = None,
-    searcher: Searcher | None = None,
+    searcher: Searcher | MaxnSearcher | None = None,
     hands_exact: int = 100,
     hand_samples: int = 64,
     seed: int = 0,
@@ -298,7 +299,7 @@ def analyse(
     return _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report)
 
 
-def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: float | None, lines: bool,
+def _deepen_together(searcher: Searcher | MaxnSearcher, states, depth: int | None, time_limit: float | None, lines: bool,
                      started: float, report: Callable[[list[SearchResult]], Analysis]) -> Analysis:
     """Iterative deepening over several concrete positions at once: depth d of every one of them
     before depth d + 1 of any; within ``time_limit`` the last depth all of them completed counts

@@ -148,7 +148,7 @@ class MaxnSearcher:
 
     # ----- the root ----------------------------------------------------------------------------
     def search(self, state: State, depth: int | None = None, time_limit: float | None = None,
-               on_iteration: Callable[[SearchResult], None] | None = None, lines: bool = False) -> SearchResult:
+               on_iteration: Callable[[SearchResult], object] | None = None, lines: bool = False) -> SearchResult:
         """Rank every legal move of ``state`` by its value for the mover, deepening up to ``depth``
         decisions or within ``time_limit`` seconds (as :meth:`dicetree.solver.search.Searcher.search`)."""
         game = self.game

@@ -86,11 +86,18 @@ class StrategySpec:
         items = [f"{key}={value}" for key, value in self.options] + (["all-seeing"] if self.all_seeing else [])
         return f"{self.kind}:" + ",".join(items) if items else self.kind
 
-    def option(self, key: str, default: int | str | None = None) -> int | str:
+    def option(self, key: str, default: int | None = None) -> int:
+        """A whole-number option's value (``default`` where the spec has none)."""
         value = dict(self.options).get(key, default)
         if value is None:
             raise GameError(f"strategy {self} has no option {key}")
+        if not isinstance(value, int):
+            raise GameError(f"strategy {self}: option {key} is {value}, not a number")
         return value
+
+    def choice(self, key: str, default: str) -> str:
+        """A choice option's value (``default`` where the spec has none: a game that does not read it)."""
+        return str(dict(self.options).get(key, default))
 
 
 class Strategy(ABC):
@@ -208,7 +215,7 @@ class SolverStrategy(Strategy):
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
         self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
-        search = str(spec.option("search", DEFAULT_SEARCH)) if game.num_players > 2 else None
+        search = spec.choice("search", DEFAULT_SEARCH) if game.num_players > 2 else None
         self.searcher = turn_searcher(game, search, cache_slots=2**18 if self.depth > 1 else 2**12)
 
     def ranked(self, game: Game, state: State, depth: int, rng: random.Random) -> list[MoveValue]:

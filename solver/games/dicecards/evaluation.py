@@ -24,7 +24,6 @@ highest (:func:`win_chance`). Values always lie within the game's bounds.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -67,11 +66,8 @@ def evaluate(state: DiceCardsState, player: int, game: CardGame) -> float:
     return game.value_bounds().clamp(score)
 
 
-@lru_cache(maxsize=1 << 14)
 def expected_score(view: DiceCardsState, game: CardGame) -> float:
-    """One player's estimated final score (their own game, ``view``), as ``game.evaluation`` says.
-    Kept for the last few thousand views: a leaf's win chance needs every player's estimate, and
-    max^n asks it once for each player (:mod:`dicetree.solver.maxn`)."""
+    """One player's estimated final score (their own game, ``view``), as ``game.evaluation`` says."""
     if game.evaluation == "points" or view.phase == OVER:
         return float(final_score([game.library[code] for code in view.cards], view.marks, view.tickets))
     return game.approximation.estimate(view, game.may_pass)

@@ -17,9 +17,9 @@ half-way resumes from the deals it finished.
 
 Usage::
 
-    nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs 2     # about 10 CPU minutes
-    nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs 2 --games3 30 --games4 16  # more deals
-    .venv/bin/python benchmarks/rollforit_maxn.py --quick                # one deal each, a smoke test
+    nice -n 5 .venv/bin/python research/rollforit_maxn.py --jobs 2     # about 10 CPU minutes
+    nice -n 5 .venv/bin/python research/rollforit_maxn.py --jobs 2 --games3 30 --games4 16  # more deals
+    .venv/bin/python research/rollforit_maxn.py --quick                # one deal each, a smoke test
 
 Writes ``results/rollforit/maxn.{md,json}`` (``maxn-quick`` with ``--quick``).
 """
@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
+import sys
 import time
+from functools import partial
 from pathlib import Path
 
-import random
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 from report import CELLS, cell, write_report
 
@@ -168,7 +171,7 @@ def main() -> None:
     for players in MATCHES:
         positions = 4 if args.quick else args.positions
         found = cell("rollforit_maxn", f"agreement-{players}p-{positions}-{args.seed}",
-                     lambda: agreement(players, positions, args.seed))
+                     partial(agreement, players, positions, args.seed))
         data.setdefault("agreement", []).append(found)
         agree_lines.append(f"| {players} | {found['positions']} | {found['same'] / found['positions']:.0%} | "
                            f"{found['low']:.0%} to {found['high']:.0%} | {found['maxn_loss_of_paranoid_pick']:.4f} | "
@@ -176,7 +179,7 @@ def main() -> None:
                            f"{found['cpu_ms_per_search']['paranoid']:,.0f} |")
     data["cpu_seconds_main_process"] = round(time.process_time() - started[0], 1)
     data["seconds"] = round(time.perf_counter() - started[1], 1)
-    command = (f"nice -n 5 .venv/bin/python benchmarks/rollforit_maxn.py --jobs {args.jobs} --seed {args.seed} "
+    command = (f"nice -n 5 .venv/bin/python research/rollforit_maxn.py --jobs {args.jobs} --seed {args.seed} "
                f"--games3 {args.games3} --games4 {args.games4} --positions {args.positions}"
                + (" --quick" if args.quick else ""))
     markdown = "\n".join([
