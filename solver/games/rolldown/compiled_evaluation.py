@@ -43,7 +43,8 @@ from dicetree.solver.games.rolldown.evaluation import (
     MATCH_CLIP,
     THREAT_WEIGHT,
 )
-from dicetree.solver.games.rolldown.fitted import CLIP, FEATURE_NAMES, LAST_PAIR_WIN, FittedModel
+from dicetree.solver.games.rolldown.fitted import CLIP, FEATURE_NAMES, LAST_PAIR_WIN, FittedModel, load_model
+from dicetree.solver.games.rolldown.match_equity import MatchEquityError
 from dicetree.solver.games.rolldown.packed import CARD_CODES, SLOTS
 from dicetree.solver.games.rolldown.state import DECIDE, RolldownState
 
@@ -75,6 +76,8 @@ class Leaves(NamedTuple):
     clip: float
     win_a: np.ndarray  # MATCH: A's match-winning chance after A wins the round with p points, by p
     win_b: np.ndarray  # ... after B wins it with p points
+    work: np.ndarray  # int64 working memory of the fitted estimate
+    row: np.ndarray  # its design row
 
 
 def fitted_arrays(model: FittedModel):
@@ -97,8 +100,6 @@ def leaves_of(game, root: RolldownState, *, network: tuple[np.ndarray, np.ndarra
     """The compiled evaluation of ``game`` (a :class:`~dicetree.solver.games.rolldown.game.Rolldown`) for
     a search of ``root`` (its scores, round and starter frame a match), with the value network
     ``network`` (``sizes``, ``params``) in place of the game's estimate when given."""
-    from dicetree.solver.games.rolldown.fitted import load_model
-
     if network is not None:
         kind = NETWORK
     else:
@@ -120,15 +121,14 @@ def leaves_of(game, root: RolldownState, *, network: tuple[np.ndarray, np.ndarra
         sizes = np.ascontiguousarray(network[0], dtype=np.int64)
         params = np.ascontiguousarray(network[1], dtype=np.float64)
     scratch = np.zeros(max(2 * int(sizes.max()), network_kernel.INPUT_LENGTH) + 1)
-    return Leaves(kind, objective, linear, bias, first, first_bias, out, pair_values, pair_at, sizes, params, scratch,
-                  np.zeros(network_kernel.RAW_LENGTH, dtype=np.int64), clip, win_a, win_b)
+    return Leaves(int(kind), int(objective), linear, float(bias), first, first_bias, out, pair_values, pair_at, sizes, params, scratch,
+                  np.zeros(network_kernel.RAW_LENGTH, dtype=np.int64), float(clip), win_a, win_b,
+                  np.zeros(6 * SLOTS, dtype=np.int64), np.zeros(FEATURES + 2 * CARD_CODES))
 
 
 def _equity(game, root: RolldownState, scores: tuple[int, int]) -> float:
     """A's match-winning chance at ``scores`` after ``root``'s round; NaN where the tables say that
     score cannot arise (the search then runs in Python, which says so if it gets there)."""
-    from dicetree.solver.games.rolldown.match_equity import MatchEquityError
-
     try:
         return game.equity.value(root.mode, scores, 1 - root.starter, root.round + 1)
     except MatchEquityError:
@@ -169,8 +169,8 @@ def heuristic_estimate(dice: int, cards: int, to_move: int) -> float:
 def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> float:
     """:meth:`dicetree.solver.games.rolldown.fitted.FittedModel.estimate` (same features, same order of sums)."""
     other = 1 - to_move
-    my_slots = np.empty(SLOTS, dtype=np.int64)
-    their_slots = np.empty(SLOTS, dtype=np.int64)
+    my_slots = leaves.work[4 * SLOTS:5 * SLOTS]
+    their_slots = leaves.work[5 * SLOTS:6 * SLOTS]
     n = 0
     m = 0
     for slot in range(SLOTS):
@@ -191,9 +191,13 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
             return min(1.0 - CLIP, max(CLIP, pairs[pair_at[my_slots[0], their_slots[0]] + (f - 1) * t + g - 1]))
     mine_may = not first_turn(dice, to_move)
     theirs_may = not first_turn(dice, other)
-    # capture matrices: mine[i, j] (my die i takes their die j), theirs[i, j] (their die j takes my die i)
-    mine_caps = np.zeros((SLOTS, SLOTS), dtype=np.bool_)
-    their_caps = np.zeros((SLOTS, SLOTS), dtype=np.bool_)
+    # Captures as bits 6 i + j (my die i takes their die j; their die j takes my die i), with counts by
+    # row (my die) and column (their die): work[0:6], [6:12] mine, [12:18], [18:24] theirs.
+    work = leaves.work
+    for k in range(4 * SLOTS):
+        work[k] = 0
+    mine_bits = 0
+    their_bits = 0
     my_count = 0
     their_count = 0
     for i in range(n):
@@ -201,31 +205,34 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
         for j in range(n):
             g = face(dice, other, their_slots[j])
             if mine_may and f >= g:
-                mine_caps[i, j] = True
+                mine_bits |= 1 << (SLOTS * i + j)
                 my_count += 1
+                work[i] += 1
+                work[SLOTS + j] += 1
             if theirs_may and g >= f:
-                their_caps[i, j] = True
+                their_bits |= 1 << (SLOTS * i + j)
                 their_count += 1
+                work[2 * SLOTS + i] += 1
+                work[3 * SLOTS + j] += 1
+    # A capture (i, j) is safe when every capture of the other side uses die i or die j.
     my_safe = 0
     their_safe = 0
+    my_capturing = 0  # my dice that can capture something, their dice I can capture, and the same for them
+    their_taken = 0
+    their_capturing = 0
+    my_taken = 0
     for i in range(n):
+        my_capturing += work[i] > 0
+        their_taken += work[SLOTS + i] > 0
+        my_taken += work[2 * SLOTS + i] > 0
+        their_capturing += work[3 * SLOTS + i] > 0
         for j in range(n):
-            if mine_caps[i, j]:
-                safe = True
-                for k in range(n):
-                    for l in range(n):
-                        if their_caps[k, l] and not (k == i or l == j):
-                            safe = False
-                if safe:
-                    my_safe += 1
-            if their_caps[i, j]:
-                safe = True
-                for k in range(n):
-                    for l in range(n):
-                        if mine_caps[k, l] and not (k == i or l == j):
-                            safe = False
-                if safe:
-                    their_safe += 1
+            bit = 1 << (SLOTS * i + j)
+            if mine_bits & bit and work[2 * SLOTS + i] + work[3 * SLOTS + j] - (1 if their_bits & bit else 0) \
+                    == their_count:
+                my_safe += 1
+            if their_bits & bit and work[i] + work[SLOTS + j] - (1 if mine_bits & bit else 0) == my_count:
+                their_safe += 1
     inv_pairs = 1.0 / (n * n)
     inv_n = 1.0 / n
     up = 0.0
@@ -268,27 +275,7 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
         their_sides += t
         their_high = max(their_high, g)
         their_low = min(their_low, g)
-    my_capturing = 0  # my dice that can capture something, their dice I can capture, and the same for them
-    their_taken = 0
-    their_capturing = 0
-    my_taken = 0
-    for i in range(n):
-        row_mine = False
-        row_theirs = False
-        for j in range(n):
-            row_mine = row_mine or mine_caps[i, j]
-            row_theirs = row_theirs or their_caps[i, j]
-        my_capturing += row_mine
-        my_taken += row_theirs
-    for j in range(n):
-        col_mine = False
-        col_theirs = False
-        for i in range(n):
-            col_mine = col_mine or mine_caps[i, j]
-            col_theirs = col_theirs or their_caps[i, j]
-        their_taken += col_mine
-        their_capturing += col_theirs
-    x = np.empty(FEATURES + 2 * CARD_CODES)
+    x = leaves.row
     x[0] = my_count * inv_pairs
     x[1] = their_count * inv_pairs
     x[2] = 1.0 if my_count else 0.0
@@ -425,4 +412,4 @@ def terminal_value(winner: int, points: int, leaves: Leaves) -> float:
     return 1.0 if winner == 0 else 0.0
 
 
-__all__ = ["FITTED", "HEURISTIC", "Leaves", "NETWORK", "evaluate", "leaves_of", "terminal_value"]
+__all__ = ["FITTED", "HEURISTIC", "Leaves", "NETWORK", "evaluate", "leaves_of", "prototype_leaves", "terminal_value"]

@@ -18,9 +18,13 @@ on random positions.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numba
 import numpy as np
 
+from dicetree.cache.store import cache_home
 from dicetree.solver.games.rolldown.cards import ACE, JACK, JOKER, KING, QUEEN
 from dicetree.solver.games.rolldown.packed import (
     BLANK,
@@ -51,6 +55,17 @@ SIDES = np.array((4, 6, 8, 10, 12, 20), dtype=np.int64)
 NO_CAPTURE_END = -1
 """What :func:`apply_decision` returns as the winner when the round goes on."""
 
+
+
+def numba_cache_dir() -> Path:
+    """Where numba keeps the compiled search: ``$NUMBA_CACHE_DIR`` when set, else ``numba`` in dicetree's
+    folder of the user's cache (:func:`dicetree.cache.store.cache_home`), never inside the package."""
+    override = os.environ.get("NUMBA_CACHE_DIR", "").strip()
+    return Path(override).expanduser() if override else cache_home() / "numba"
+
+
+# Before any function below is compiled: numba picks each one's cache folder when it is decorated.
+numba.config.CACHE_DIR = str(numba_cache_dir())
 jit = numba.njit(cache=True, nogil=True)
 
 
@@ -323,5 +338,5 @@ def sample_joker(dice: int, cards: int, seed: int, samples: int, slots, rolled: 
 __all__ = [
     "MAX_ACTIONS", "NO_CAPTURE_END", "SIDES", "apply_decision", "apply_joker_faces", "apply_joker_index", "apply_roll",
     "cache_key", "card_count", "end_turn", "face", "first_turn", "hand_size", "key_hash", "legal_actions", "mover_of",
-    "outcome_count", "phase_of", "pending_of", "roll_dice", "sample_joker",
+    "numba_cache_dir", "outcome_count", "phase_of", "pending_of", "roll_dice", "sample_joker",
 ]
