@@ -43,12 +43,17 @@ from dicetree.solver.limits import CLOCK_MASK, MAX_DEPTH
 
 # counters in Arrays.stats
 NODES, PROBES, HITS, HORIZON, GENERATION, STORES, OVERWRITES, REJECTED, SAMPLED, ABORTED = range(10)
-# the transposition table's columns (an empty slot has generation 0)
-T_DICE, T_CARDS, T_DEPTH, T_BOUND, T_MOVE, T_GENERATION, T_VALUE = range(7)
+# the transposition table's columns: the key's two words, the value (float64), and the rest packed:
+# generation (bits 0-31; 0 for an empty slot), depth (32-39), bound (40-41), move code + 1 (42-56)
+T_DICE, T_CARDS, T_VALUE, T_META = range(4)
 # options in Arrays.config
-MASK, STAR2, HISTORY, ACE_PRINTED, EXACT_LIMIT, SAMPLES, SEED = range(7)
+MASK, STAR2, HISTORY, ACE_PRINTED, EXACT_LIMIT, SAMPLES, SEED, BASE, LEAVES_BASE = range(9)
+# BASE: table entries of this generation or older belong to an earlier owner of the memory (empty slots);
+# LEAVES_BASE: remembered evaluations of this generation or older belong to an earlier search
+LEAF_SLOTS = 1 << 16
+"""Evaluations remembered (direct-mapped by the position's hash): the same leaf recurs within a search."""
 
-jit = numba.njit(cache=True, nogil=True)
+jit = numba.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: see compiled_rules
 MAX_PLY = 2 * MAX_DEPTH + 8
 """Nodes on one line: a decision and at most one chance node per decision (the Queen's two dice
 make two decisions and two chance nodes)."""
@@ -57,7 +62,7 @@ make two decisions and two chance nodes)."""
 class Arrays(NamedTuple):
     """The compiled search's memory (numpy arrays only, so numba passes it whole)."""
 
-    table: np.ndarray  # the transposition table: a row of 8 int64 per slot (one cache line), columns T_...
+    table: np.ndarray  # the transposition table: a row of 4 int64 per slot (half a cache line), columns T_...
     table_values: np.ndarray  # the same memory as float64 (the value's column)
     stats: np.ndarray  # the counters (NODES ...)
     config: np.ndarray  # the options (MASK ...)
@@ -70,19 +75,23 @@ class Arrays(NamedTuple):
     slots: np.ndarray  # each ply's dice that a Joker rerolls
     faces: np.ndarray  # each ply's sampled Joker outcomes
     weights: np.ndarray  # and their weights
+    leaves: np.ndarray  # remembered evaluations: dice, cards, generation, value (as float64 bits)
+    leaf_values: np.ndarray  # the same memory as float64
 
 
 def new_arrays(cache_slots: int, listed: int, samples: int) -> Arrays:
     """Zeroed memory for a search with a table of ``cache_slots`` (a power of two), chance nodes of up to
     ``listed`` outcomes listed and ``samples`` drawn (the options in ``config`` are the caller's to set)."""
     children = max(listed, samples) + 1
-    table = np.zeros((cache_slots, 8), dtype=np.int64)
+    table = np.empty((cache_slots, 4), dtype=np.int64)
+    table.fill(0)  # touched now, in order: faulting its pages in at random during a search costs far more
+    leaves = np.zeros((LEAF_SLOTS, 4), dtype=np.int64)
     return Arrays(
         table, table.view(np.float64),
-        np.zeros(16, dtype=np.int64), np.zeros(8, dtype=np.int64), np.zeros(2), np.zeros(1, dtype=np.int64),
+        np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(2), np.zeros(1, dtype=np.int64),
         np.zeros((2, ACTION_CODES), dtype=np.int64), np.zeros((MAX_PLY, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY, children)), np.zeros((MAX_PLY, children)), np.zeros((MAX_PLY, 12), dtype=np.int64),
-        np.zeros((MAX_PLY, samples, 12), dtype=np.int64), np.zeros((MAX_PLY, samples)),
+        np.zeros((MAX_PLY, samples, 12), dtype=np.int64), np.zeros((MAX_PLY, samples)), leaves, leaves.view(np.float64),
     )
 
 
@@ -93,11 +102,33 @@ NODE_SIGNATURE = numba.float64(numba.int64, numba.int64, numba.int64, numba.floa
 
 
 @jit
+def entry_generation(arrays: Arrays, index: int) -> int:
+    return arrays.table[index, T_META] & 0xFFFFFFFF
+
+
+@jit
+def entry_depth(arrays: Arrays, index: int) -> int:
+    return (arrays.table[index, T_META] >> 32) & 255
+
+
+@jit
+def entry_bound(arrays: Arrays, index: int) -> int:
+    return (arrays.table[index, T_META] >> 40) & 3
+
+
+@jit
+def entry_move(arrays: Arrays, index: int) -> int:
+    return ((arrays.table[index, T_META] >> 42) & 0x7FFF) - 1
+
+
+@jit
 def probe_table(arrays: Arrays, dice: int, cards: int) -> int:
     """The slot holding this key, or -1 (counted as a probe, and a hit if found)."""
     arrays.stats[PROBES] += 1
     index = np.int64(key_hash(dice, cards) & np.uint64(arrays.config[MASK]))
-    if arrays.table[index, T_GENERATION] != 0 and arrays.table[index, T_DICE] == dice and arrays.table[index, T_CARDS] == cards:
+    table = arrays.table
+    if entry_generation(arrays, index) > arrays.config[BASE] and table[index, T_DICE] == dice \
+            and table[index, T_CARDS] == cards:
         arrays.stats[HITS] += 1
         return index
     return -1
@@ -107,7 +138,9 @@ def probe_table(arrays: Arrays, dice: int, cards: int) -> int:
 def peek_table(arrays: Arrays, dice: int, cards: int) -> int:
     """Like :func:`probe_table`, not counted."""
     index = np.int64(key_hash(dice, cards) & np.uint64(arrays.config[MASK]))
-    if arrays.table[index, T_GENERATION] != 0 and arrays.table[index, T_DICE] == dice and arrays.table[index, T_CARDS] == cards:
+    table = arrays.table
+    if entry_generation(arrays, index) > arrays.config[BASE] and table[index, T_DICE] == dice \
+            and table[index, T_CARDS] == cards:
         return index
     return -1
 
@@ -117,22 +150,19 @@ def store_table(arrays: Arrays, dice: int, cards: int, depth: int, value: float,
     """:meth:`TranspositionTable.store`: depth-preferred with aging; a store without a move keeps the key's."""
     index = np.int64(key_hash(dice, cards) & np.uint64(arrays.config[MASK]))
     generation = arrays.stats[GENERATION]
-    if arrays.table[index, T_GENERATION] != 0:
+    if entry_generation(arrays, index) > arrays.config[BASE]:
         if arrays.table[index, T_DICE] == dice and arrays.table[index, T_CARDS] == cards:
             if move < 0:
-                move = arrays.table[index, T_MOVE]
-        elif depth >= arrays.table[index, T_DEPTH] or arrays.table[index, T_GENERATION] != generation:
+                move = entry_move(arrays, index)
+        elif depth >= entry_depth(arrays, index) or entry_generation(arrays, index) != generation:
             arrays.stats[OVERWRITES] += 1
         else:
             arrays.stats[REJECTED] += 1
             return False
     arrays.table[index, T_DICE] = dice
     arrays.table[index, T_CARDS] = cards
-    arrays.table[index, T_DEPTH] = depth
     arrays.table_values[index, T_VALUE] = value
-    arrays.table[index, T_BOUND] = bound
-    arrays.table[index, T_MOVE] = move
-    arrays.table[index, T_GENERATION] = generation
+    arrays.table[index, T_META] = generation | (depth << 32) | (bound << 40) | ((move + 1) << 42)
     arrays.stats[STORES] += 1
     return True
 
@@ -192,7 +222,7 @@ def chance_child(dice: int, cards: int, kind: int, i: int, slots, rolled: int, f
     return apply_joker_faces(dice, cards, slots, rolled, faces[i])
 
 
-@numba.njit(NODE_SIGNATURE, cache=True, nogil=True)
+@numba.njit(NODE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, probe: bool, ply: int,
                arrays: Arrays, leaves) -> float:
     """Player A's fail-soft value of a decision or chance node with ``depth`` decisions left
@@ -212,15 +242,24 @@ def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, pro
         # ----- a decision: fail-soft alpha-beta (with probe, the first move only)
         if depth == 0:
             stats[HORIZON] += 1
-            return evaluate(dice, cards, leaves)
+            memo = arrays.leaves
+            slot = np.int64((key_hash(dice, cards) >> np.uint64(40)) & np.uint64(LEAF_SLOTS - 1))
+            if memo[slot, 2] > arrays.config[LEAVES_BASE] and memo[slot, 0] == dice and memo[slot, 1] == cards:
+                return arrays.leaf_values[slot, 3]
+            value = evaluate(dice, cards, leaves)
+            memo[slot, 0] = dice
+            memo[slot, 1] = cards
+            memo[slot, 2] = stats[GENERATION]
+            arrays.leaf_values[slot, 3] = value
+            return value
         tt_move = -1
         found = probe_table(arrays, dice, cards)
         if found >= 0:
-            if arrays.table[found, T_DEPTH] == depth and arrays.table[found, T_GENERATION] == stats[GENERATION]:
-                value, bound = arrays.table_values[found, T_VALUE], arrays.table[found, T_BOUND]
+            if entry_depth(arrays, found) == depth and entry_generation(arrays, found) == stats[GENERATION]:
+                value, bound = arrays.table_values[found, T_VALUE], entry_bound(arrays, found)
                 if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                     return value
-            tt_move = arrays.table[found, T_MOVE]
+            tt_move = entry_move(arrays, found)
         moves = arrays.moves[ply]
         count = legal_actions(dice, cards, arrays.config[ACE_PRINTED], moves)
         player = mover_of(dice)
@@ -267,8 +306,8 @@ def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, pro
     # ----- a chance node: Star2's probes, then Star1
     key = cache_key(dice, cards)
     found = probe_table(arrays, key, cards)
-    if found >= 0 and arrays.table[found, T_DEPTH] == depth and arrays.table[found, T_GENERATION] == stats[GENERATION]:
-        value, bound = arrays.table_values[found, T_VALUE], arrays.table[found, T_BOUND]
+    if found >= 0 and entry_depth(arrays, found) == depth and entry_generation(arrays, found) == stats[GENERATION]:
+        value, bound = arrays.table_values[found, T_VALUE], entry_bound(arrays, found)
         if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
             return value
     slots = arrays.slots[ply]
@@ -396,4 +435,5 @@ def root_values(dice: int, cards: int, codes, depth: int, arrays: Arrays, leaves
     return True
 
 
-__all__ = ["MAX_PLY", "NODE_SIGNATURE", "Arrays", "new_arrays", "node_value", "peek_table", "probe_table", "root_values", "store_table"]
+__all__ = ["MAX_PLY", "NODE_SIGNATURE", "LEAF_SLOTS", "Arrays", "entry_bound", "entry_depth", "entry_generation", "entry_move",
+           "new_arrays", "node_value", "peek_table", "probe_table", "root_values", "store_table"]

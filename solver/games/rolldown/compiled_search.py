@@ -32,6 +32,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -49,6 +50,29 @@ LARGEST_LISTED = 1 << 16
 """The largest ``exact_chance_limit`` the compiled search lists (its buffers hold that many children)."""
 _compiled_once = threading.Lock()
 _reported: bool | None = None  # None until the first warm-up
+
+
+QUICK = 0.005
+"""An iteration runs in the calling thread (no worker) when the one before took less than this many seconds
+(the next takes tens of times longer, so Ctrl-C still stops a search within about a tenth of a second)."""
+_spare: dict[tuple[int, int, int], compiled_kernel.Arrays] = {}
+_spare_lock = threading.Lock()
+
+
+def _take_memory(cache_slots: int, listed: int, samples: int) -> compiled_kernel.Arrays:
+    """A search's memory: the spare one of this shape if a finished searcher left it, else new (a 2^20
+    table is 32 MB: zeroing it again for every new searcher cost more than a small search)."""
+    shape = (cache_slots, listed, samples)
+    with _spare_lock:
+        arrays = _spare.pop(shape, None)
+    if arrays is None:
+        arrays = compiled_kernel.new_arrays(cache_slots, listed, samples)
+    return arrays
+
+
+def _give_back(shape: tuple[int, int, int], arrays: compiled_kernel.Arrays) -> None:
+    with _spare_lock:
+        _spare.setdefault(shape, arrays)
 
 
 class CompiledTable:
@@ -80,10 +104,10 @@ class CompiledTable:
         index = self._kernel.peek_table(self._arrays, dice, cards)
         if index < 0:
             return None
-        k, row = self._kernel, self._arrays.table[index]
-        move = int(row[k.T_MOVE])
-        return TTEntry(key, int(row[k.T_DEPTH]), float(self._arrays.table_values[index, k.T_VALUE]),
-                       int(row[k.T_BOUND]), decode_action(move) if move >= 0 else None, int(row[k.T_GENERATION]))
+        k, a = self._kernel, self._arrays
+        move = k.entry_move(a, index)
+        return TTEntry(key, k.entry_depth(a, index), float(a.table_values[index, k.T_VALUE]), k.entry_bound(a, index),
+                       decode_action(move) if move >= 0 else None, k.entry_generation(a, index))
 
     probe = peek
 
@@ -110,16 +134,18 @@ class CompiledSearch:
         self.network = network
         self.kernel = compiled_kernel
         listed = min(game.exact_chance_limit, LARGEST_LISTED)
-        config = np.zeros(8, dtype=np.int64)
+        config = np.zeros(16, dtype=np.int64)
         k = self.kernel
         config[k.MASK], config[k.STAR2], config[k.HISTORY] = cache_slots - 1, int(star2), int(history)
         config[k.ACE_PRINTED], config[k.EXACT_LIMIT] = int(game.ace == "printed"), listed
         config[k.SAMPLES], config[k.SEED] = chance_samples, seed
         bounds = game.value_bounds()
-        self.arrays = k.new_arrays(cache_slots, listed, chance_samples)
+        self.arrays = _take_memory(cache_slots, listed, chance_samples)
+        config[k.BASE] = self.arrays.stats[k.GENERATION]  # what an earlier owner stored is not ours
         self.arrays.config[:] = config
         self.arrays.bounds[:] = (float(bounds.low), float(bounds.high))
         self.table = CompiledTable(k, self.arrays)
+        weakref.finalize(self, _give_back, (cache_slots, listed, chance_samples), self.arrays)
         self.samples, self.seed = chance_samples, seed
         self._leaves = None
         self._root: RolldownState | None = None
@@ -151,8 +177,10 @@ class CompiledSearch:
         generation = stats[self.kernel.GENERATION]
         stats[:] = 0
         stats[self.kernel.GENERATION] = generation
+        self.arrays.config[self.kernel.LEAVES_BASE] = generation  # this search's leaves may differ (a match's scores)
         self.arrays.history[:] = 0
         self._words = pack(state)
+        self._last_iteration = 0.0
 
     def iteration(self, actions: list, depth: int, deadline: float | None) -> tuple[dict, bool]:
         """Every root move's value (player A's) at ``depth``, and whether no line reached the depth
@@ -172,10 +200,15 @@ class CompiledSearch:
             except BaseException as error:  # reported in the calling thread
                 failure.append(error)
 
-        worker = threading.Thread(target=run, name="dicetree-compiled-search", daemon=True)
-        worker.start()
+        started = time.perf_counter()
+        if deadline is None and (depth <= 2 or self._last_iteration < QUICK):
+            run()  # quick (the last depth took under QUICK): no thread, Ctrl-C waits for it
+            worker = None
+        else:
+            worker = threading.Thread(target=run, name="dicetree-compiled-search", daemon=True)
+            worker.start()
         try:
-            while worker.is_alive():
+            while worker is not None and worker.is_alive():
                 wait = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.perf_counter()))
                 worker.join(wait)
                 if deadline is not None and time.perf_counter() > deadline:
@@ -184,6 +217,7 @@ class CompiledSearch:
             arrays.stop[0] = 1
             worker.join()
             raise
+        self._last_iteration = time.perf_counter() - started
         if failure:
             raise failure[0]
         if not done or not done[0]:

@@ -171,8 +171,10 @@ class Rolldown(RolldownRules, Game):
             warm_up(self, started)
             engine = CompiledSearch(self, cache_slots=cache_slots, star2=star2, history=history,
                                     chance_samples=chance_samples, seed=seed)
-        except ImportError as error:
-            _say_once(f"dicetree: the compiled search needs numba ({error}): searching in Python")
+        except ModuleNotFoundError as error:
+            if error.name != "numba":
+                raise
+            _say_once("dicetree: the compiled search needs numba (pip install numba): searching in Python")
             return None
         except Exception as error:  # numba's own errors: the Python search answers instead
             _say_once(f"dicetree: the compiled search failed ({type(error).__name__}: {str(error).splitlines()[0]}): "
