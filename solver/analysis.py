@@ -271,6 +271,8 @@ def analyse(
         raise GameError("no player decides at this position (it is a chance node or the game is over)")
     deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
     searcher = searcher or Searcher(game, seed=seed)
+    if exact is None:  # a compiled search compiles (or loads) on its first use: before the clock starts
+        searcher.compiled_for(deals.states[0])
     started = time.perf_counter()
 
     def answer(results: list[SearchResult]) -> Analysis:

@@ -292,10 +292,10 @@ class Searcher:
         if not actions:
             raise GameError(f"no legal move at '{game.format(state)}'")
 
+        engine = self.compiled_for(state)  # before the clock: its first use in a process may compile
         start = time.perf_counter()
         self._begin_search()
         self._want_lines = lines
-        engine = self.compiled_for(state)
         python_cache = self.cache
         if engine is not None:  # the compiled search runs the iterations; its table stands in for ours
             engine.begin(state)
@@ -641,7 +641,8 @@ class Searcher:
         if player == TERMINAL:
             return self._returns(state)[0], True
         if player >= 0 and depth == 0:
-            return self._evaluate(state, 0), True
+            engine = self._engine
+            return (self._evaluate(state, 0) if engine is None else engine.evaluate(state)), True
         entry = self.cache.peek(self._key(state)) if self.cache is not None else None
         if entry is None or entry.generation != self._generation or entry.depth != depth:
             return None

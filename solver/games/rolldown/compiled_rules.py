@@ -18,6 +18,7 @@ on random positions.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -64,8 +65,20 @@ def numba_cache_dir() -> Path:
     return Path(override).expanduser() if override else cache_home() / "numba"
 
 
+def source_digest() -> str:
+    """A digest of the sources the compiled search is made of. numba's cache checks only the file of each
+    function it caches, not the functions it calls or the constants it read, so the cache is kept in a
+    folder of this digest: a changed rule or evaluation compiles again."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(package.glob("*.py")) + [package.parents[2] / "cache" / "transposition.py",
+                                               package.parents[1] / "limits.py"]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 # Before any function below is compiled: numba picks each one's cache folder when it is decorated.
-numba.config.CACHE_DIR = str(numba_cache_dir())
+numba.config.CACHE_DIR = str(numba_cache_dir() / source_digest())
 # No reference counting (_nrt=False): the compiled search allocates nothing (the caller passes every
 # array), and counting references at every call was measured at two thirds of its time.
 jit = numba.njit(cache=True, nogil=True, _nrt=False)
@@ -129,14 +142,9 @@ def code_of(kind: int, card: int, side: int, slot: int, value: int) -> int:
 @jit
 def legal_actions(dice: int, cards: int, ace_printed: int, out) -> int:
     """Writes the legal moves' codes into ``out`` in the Python rules' order; returns how many."""
-    n = 0
     if phase_of(cards) == QUEEN_SECOND:
-        for side in range(2):
-            for slot in range(SLOTS):
-                if face(dice, side, slot):
-                    out[n] = code_of(REROLL, 0, side, slot, 0)
-                    n += 1
-        return n
+        return list_rerolls(dice, out, 0)
+    n = 0
     me = mover_of(dice)
     if not first_turn(dice, me):
         for my_slot in range(SLOTS):
@@ -178,6 +186,12 @@ def legal_actions(dice: int, cards: int, ace_printed: int, out) -> int:
                 elif card <= sides:
                     out[n] = code_of(SET, card, side, slot, card)
                     n += 1
+    return list_rerolls(dice, out, n)
+
+
+@jit
+def list_rerolls(dice: int, out, n: int) -> int:
+    """Writes a reroll of every die in play (A's, then B's) into ``out`` from ``n`` on; returns the new count."""
     for side in range(2):
         for slot in range(SLOTS):
             if face(dice, side, slot):
@@ -340,5 +354,5 @@ def sample_joker(dice: int, cards: int, seed: int, samples: int, slots, rolled: 
 __all__ = [
     "MAX_ACTIONS", "NO_CAPTURE_END", "SIDES", "apply_decision", "apply_joker_faces", "apply_joker_index", "apply_roll",
     "cache_key", "card_count", "end_turn", "face", "first_turn", "hand_size", "key_hash", "legal_actions", "mover_of",
-    "numba_cache_dir", "outcome_count", "phase_of", "pending_of", "roll_dice", "sample_joker",
+    "numba_cache_dir", "outcome_count", "source_digest", "phase_of", "pending_of", "roll_dice", "sample_joker",
 ]

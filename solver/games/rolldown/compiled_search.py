@@ -38,6 +38,7 @@ import numpy as np
 
 from dicetree.cache.transposition import TTEntry
 from dicetree.solver.games.rolldown import compiled_kernel
+from dicetree.solver.games.rolldown.compiled_evaluation import evaluate as compiled_evaluate
 from dicetree.solver.games.rolldown.compiled_evaluation import leaves_of
 from dicetree.solver.games.rolldown.compiled_rules import numba_cache_dir
 from dicetree.solver.game import GameError
@@ -82,17 +83,9 @@ class CompiledTable:
     def __init__(self, kernel, arrays):
         self._kernel, self._arrays = kernel, arrays
 
-    @property
-    def generation(self) -> int:
-        return int(self._arrays.stats[self._kernel.GENERATION])
-
-    @property
-    def probes(self) -> int:
-        return int(self._arrays.stats[self._kernel.PROBES])
-
-    @property
-    def hits(self) -> int:
-        return int(self._arrays.stats[self._kernel.HITS])
+    generation = property(lambda self: int(self._arrays.stats[self._kernel.GENERATION]))
+    probes = property(lambda self: int(self._arrays.stats[self._kernel.PROBES]))
+    hits = property(lambda self: int(self._arrays.stats[self._kernel.HITS]))
 
     def new_search(self) -> None:
         self._arrays.stats[self._kernel.GENERATION] += 1
@@ -133,6 +126,7 @@ class CompiledSearch:
         self.game = game
         self.network = network
         self.kernel = compiled_kernel
+        self._evaluation = compiled_evaluate
         listed = min(game.exact_chance_limit, LARGEST_LISTED)
         config = np.zeros(16, dtype=np.int64)
         k = self.kernel
@@ -225,13 +219,13 @@ class CompiledSearch:
             raise SearchTimeout
         return dict(zip(actions, values.tolist())), int(arrays.stats[k.HORIZON]) == horizon
 
-    @property
-    def nodes(self) -> int:
-        return int(self.arrays.stats[self.kernel.NODES])
+    nodes = property(lambda self: int(self.arrays.stats[self.kernel.NODES]), doc="nodes searched so far")
+    sampled = property(lambda self: int(self.arrays.stats[self.kernel.SAMPLED]), doc="sampled Jokers expanded")
 
-    @property
-    def sampled(self) -> int:
-        return int(self.arrays.stats[self.kernel.SAMPLED])
+    def evaluate(self, state: RolldownState) -> float:
+        """Player A's leaf value of a decision position of the running search (the compiled evaluation:
+        the principal line's leaves, without the Python estimate's cost)."""
+        return float(self._evaluation(*pack(state), self._leaves))
 
     def chance_note(self) -> str:
         """How sampled Jokers were handled ('' when none was), as the Python sampler's note says it."""
