@@ -85,8 +85,14 @@ class Leaves(NamedTuple):
     row: np.ndarray  # its design row
 
 
+_fitted_arrays: dict[int, tuple] = {}
+
+
 def fitted_arrays(model: FittedModel):
-    """The fitted model as the compiled evaluation reads it."""
+    """The fitted model as the compiled evaluation reads it (made once a model: a search asks for it)."""
+    known = _fitted_arrays.get(id(model))
+    if known is not None and known[0] is model:
+        return known[1]
     linear, first, first_bias, out, _ = model._matrices()
     pair_at = np.zeros((SLOTS, SLOTS), dtype=np.int64)
     values: list[float] = []
@@ -94,10 +100,12 @@ def fitted_arrays(model: FittedModel):
         for t, sides_t in enumerate(DIE_SIDES):
             pair_at[s, t] = len(values)
             values.extend(model.pair_values[(sides_s, sides_t)])
-    return (np.ascontiguousarray(linear, dtype=np.float64), float(model.bias),
-            np.ascontiguousarray(first, dtype=np.float64).reshape(FEATURES, len(out)),
-            np.ascontiguousarray(first_bias, dtype=np.float64), np.ascontiguousarray(out, dtype=np.float64),
-            np.array(values, dtype=np.float64), pair_at)
+    arrays = (np.ascontiguousarray(linear, dtype=np.float64), float(model.bias),
+              np.ascontiguousarray(first, dtype=np.float64).reshape(FEATURES, len(out)),
+              np.ascontiguousarray(first_bias, dtype=np.float64), np.ascontiguousarray(out, dtype=np.float64),
+              np.array(values, dtype=np.float64), pair_at)
+    _fitted_arrays[id(model)] = (model, arrays)
+    return arrays
 
 
 def leaves_of(game, root: RolldownState, *, network: tuple[np.ndarray, np.ndarray] | None = None,
