@@ -15,7 +15,7 @@ from dicetree.solver.game import CHANCE, GameError
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, KING, UNKNOWN
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces
-from dicetree.solver.games.rolldown.state import CAPTURE, DECIDE, NOBODY, SET, Capture, Reroll, SetFace
+from dicetree.solver.games.rolldown.state import CAPTURE, NOBODY, SET, Capture, Reroll, SetFace
 from dicetree.solver.games.rolldown.study import EndgameStudy
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature, card_values
