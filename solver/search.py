@@ -61,6 +61,7 @@ import os
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dicetree.cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
 from dicetree.solver.chance import ChanceSampler, chance_distribution
@@ -255,7 +256,7 @@ class Searcher:
         if compiled is None:
             compiled = os.environ.get(SEARCH_ENV, "").strip().lower() != "python"
         self._use_compiled = compiled
-        self._compiled = None
+        self._compiled: Any = None  # the game's compiled search, False where it has none, None: not asked yet
         self._engine = None
 
     # ----- the root ----------------------------------------------------------------------------
@@ -321,7 +322,7 @@ class Searcher:
         return self._compiled
 
     def _deepen(self, state: State, side: int, actions: list[Action], limits: SearchLimits, start: float,
-                on_iteration: Callable[[SearchResult], None] | None) -> SearchResult:
+                on_iteration: Callable[[SearchResult], object] | None) -> SearchResult:
         probes0, hits0 = (self.cache.probes, self.cache.hits) if self.cache is not None else (0, 0)
         engine = self._engine
         children = {action: self._apply(state, action) for action in actions} if engine is None else {}

@@ -27,6 +27,7 @@ import numpy as np
 from dicetree.solver.games.rolldown import network_kernel
 from dicetree.solver.games.rolldown.cards import DIE_SIDES
 from dicetree.solver.games.rolldown.compiled_rules import (
+    JIT_OPTIONS,
     SIDES,
     card_count,
     face,
@@ -57,7 +58,7 @@ AFTER_ROUND = 6 * SLOTS
 
 # No reference counting (_nrt=False): these functions allocate nothing, and the counting of every array
 # passed to every call was measured at two thirds of the search's time.
-jit = numba.njit(cache=True, nogil=True, _nrt=False)
+jit = numba.njit(**JIT_OPTIONS)
 encode = jit(network_kernel.encode)
 network_forward = jit(network_kernel.network_forward)
 
@@ -113,10 +114,7 @@ def leaves_of(game, root: RolldownState, *, network: tuple[np.ndarray, np.ndarra
     """The compiled evaluation of ``game`` (a :class:`~dicetree.solver.games.rolldown.game.Rolldown`) for
     a search of ``root`` (its scores, round and starter frame a match), with the value network
     ``network`` (``sizes``, ``params``) in place of the game's estimate when given."""
-    if network is not None:
-        kind = NETWORK
-    else:
-        kind = FITTED if game.evaluation == "fitted" else HEURISTIC
+    kind = NETWORK if network is not None else FITTED if game.evaluation == "fitted" else HEURISTIC
     objective = {"round": ROUND, "points": POINTS, "match": MATCH}[game.objective]
     if objective == MATCH and root.mode == "single":
         objective = ROUND

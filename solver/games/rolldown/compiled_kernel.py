@@ -22,6 +22,7 @@ import numpy as np
 from dicetree.cache.transposition import EXACT, LOWER, UPPER
 from dicetree.solver.games.rolldown.compiled_evaluation import evaluate, prototype_leaves, terminal_value
 from dicetree.solver.games.rolldown.compiled_rules import (
+    JIT_OPTIONS,
     MAX_ACTIONS,
     SIDES,
     apply_decision,
@@ -53,7 +54,7 @@ MASK, STAR2, HISTORY, ACE_PRINTED, EXACT_LIMIT, SAMPLES, SEED, BASE, LEAVES_BASE
 LEAF_SLOTS = 1 << 16
 """Evaluations remembered (direct-mapped by the position's hash): the same leaf recurs within a search."""
 
-jit = numba.njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: see compiled_rules
+jit = numba.njit(**JIT_OPTIONS)  # no reference counting: see compiled_rules
 MAX_PLY = 2 * MAX_DEPTH + 8
 """Nodes on one line: a decision and at most one chance node per decision (the Queen's two dice
 make two decisions and two chance nodes)."""
@@ -222,7 +223,7 @@ def chance_child(dice: int, cards: int, kind: int, i: int, slots, rolled: int, f
     return apply_joker_faces(dice, cards, slots, rolled, faces[i])
 
 
-@numba.njit(NODE_SIGNATURE, cache=True, nogil=True, _nrt=False)
+@numba.njit(NODE_SIGNATURE, **JIT_OPTIONS)
 def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, probe: bool, ply: int,
                arrays: Arrays, leaves) -> float:
     """Player A's fail-soft value of a decision or chance node with ``depth`` decisions left
@@ -238,7 +239,7 @@ def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, pro
         return 0.0
     low, high = arrays.bounds[0], arrays.bounds[1]
     phase = phase_of(cards)
-    if phase == DECIDE or phase == QUEEN_SECOND:
+    if phase in (DECIDE, QUEEN_SECOND):
         # ----- a decision: fail-soft alpha-beta (with probe, the first move only)
         if depth == 0:
             stats[HORIZON] += 1
@@ -389,20 +390,20 @@ def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, pro
     rest_lo, rest_hi = sum_lo, sum_hi
     for i in range(count):
         p = weights[i] if kind == 2 else uniform
-        l, h = lo[i], hi[i]
-        rest_lo -= p * l
-        rest_hi -= p * h
-        if l >= h:
-            v = l
+        lower, upper = lo[i], hi[i]
+        rest_lo -= p * lower
+        rest_hi -= p * upper
+        if lower >= upper:
+            v = lower
         else:
             need_low = (alpha - total - rest_hi) / p
             need_high = (beta - total - rest_lo) / p
-            if need_low >= h:
-                return store_chance(arrays, key, cards, depth, total + p * h + rest_hi, UPPER)
-            if need_high <= l:
-                return store_chance(arrays, key, cards, depth, total + p * l + rest_lo, LOWER)
-            window_low = need_low if need_low > l else l
-            window_high = need_high if need_high < h else h
+            if need_low >= upper:
+                return store_chance(arrays, key, cards, depth, total + p * upper + rest_hi, UPPER)
+            if need_high <= lower:
+                return store_chance(arrays, key, cards, depth, total + p * lower + rest_lo, LOWER)
+            window_low = need_low if need_low > lower else lower
+            window_high = need_high if need_high < upper else upper
             child_dice, child_cards = chance_child(dice, cards, kind, i, slots, rolled, faces)
             v = node_value(child_dice, child_cards, depth, window_low, window_high, full_search, ply + 1, arrays, leaves)
             if stats[ABORTED]:

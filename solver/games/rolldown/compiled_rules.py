@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -78,10 +79,11 @@ def source_digest() -> str:
 
 
 # Before any function below is compiled: numba picks each one's cache folder when it is decorated.
-numba.config.CACHE_DIR = str(numba_cache_dir() / source_digest())
+numba.config.CACHE_DIR = str(numba_cache_dir() / source_digest())  # type: ignore[attr-defined]
 # No reference counting (_nrt=False): the compiled search allocates nothing (the caller passes every
 # array), and counting references at every call was measured at two thirds of its time.
-jit = numba.njit(cache=True, nogil=True, _nrt=False)
+JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+jit = numba.njit(**JIT_OPTIONS)
 
 
 @jit
@@ -243,7 +245,7 @@ def apply_decision(dice: int, cards: int, code: int):
 def cache_key(dice: int, cards: int) -> int:
     """The dice word of the key (:meth:`RolldownRules.key`): faces about to be rerolled blanked."""
     phase = phase_of(cards)
-    if phase == ROLL or phase == QUEEN_ROLL:
+    if phase in (ROLL, QUEEN_ROLL):
         pending = pending_of(cards)
         return with_face(dice, pending // SLOTS, pending % SLOTS, BLANK)
     if phase == JOKER_ROLL:
@@ -352,7 +354,7 @@ def sample_joker(dice: int, cards: int, seed: int, samples: int, slots, rolled: 
 
 
 __all__ = [
-    "MAX_ACTIONS", "NO_CAPTURE_END", "SIDES", "apply_decision", "apply_joker_faces", "apply_joker_index", "apply_roll",
+    "JIT_OPTIONS", "MAX_ACTIONS", "NO_CAPTURE_END", "SIDES", "apply_decision", "apply_joker_faces", "apply_joker_index", "apply_roll",
     "cache_key", "card_count", "end_turn", "face", "first_turn", "hand_size", "key_hash", "legal_actions", "mover_of",
     "numba_cache_dir", "outcome_count", "source_digest", "phase_of", "pending_of", "roll_dice", "sample_joker",
 ]

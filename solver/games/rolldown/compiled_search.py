@@ -39,7 +39,7 @@ import numpy as np
 from dicetree.cache.transposition import TTEntry
 from dicetree.solver.games.rolldown import compiled_kernel
 from dicetree.solver.games.rolldown.compiled_evaluation import evaluate as compiled_evaluate
-from dicetree.solver.games.rolldown.compiled_evaluation import leaves_of
+from dicetree.solver.games.rolldown.compiled_evaluation import Leaves, leaves_of
 from dicetree.solver.games.rolldown.compiled_rules import numba_cache_dir
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.packed import action_code, decode_action, pack, packable
@@ -141,7 +141,7 @@ class CompiledSearch:
         self.table = CompiledTable(k, self.arrays)
         weakref.finalize(self, _give_back, (cache_slots, listed, chance_samples), self.arrays)
         self.samples, self.seed = chance_samples, seed
-        self._leaves = None
+        self._leaves: Leaves | None = None
         self._root: RolldownState | None = None
 
     # ----- what it searches ------------------------------------------------------------------------
@@ -164,9 +164,8 @@ class CompiledSearch:
     # ----- a search ----------------------------------------------------------------------------------
     def begin(self, state: RolldownState) -> None:
         """A new search of ``state`` (after :meth:`declines` said ''): counters and history reset."""
-        if self._root is not state:
-            if self.declines(state):
-                raise GameError("the compiled search cannot search this position")
+        if self._root is not state and self.declines(state):
+            raise GameError("the compiled search cannot search this position")
         stats = self.arrays.stats
         generation = stats[self.kernel.GENERATION]
         stats[:] = 0
@@ -191,7 +190,7 @@ class CompiledSearch:
         def run() -> None:
             try:
                 done.append(k.root_values(dice, cards, codes, depth, arrays, self._leaves, values))
-            except BaseException as error:  # reported in the calling thread
+            except BaseException as error:  # noqa: BLE001 - re-raised in the calling thread
                 failure.append(error)
 
         started = time.perf_counter()
@@ -209,7 +208,8 @@ class CompiledSearch:
                     arrays.stop[0] = 1
         except BaseException:  # Ctrl-C: stop the worker, then let the interrupt go on
             arrays.stop[0] = 1
-            worker.join()
+            if worker is not None:
+                worker.join()
             raise
         self._last_iteration = time.perf_counter() - started
         if failure:

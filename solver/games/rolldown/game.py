@@ -176,7 +176,7 @@ class Rolldown(RolldownRules, Game):
                 raise
             _say_once("dicetree: the compiled search needs numba (pip install numba): searching in Python")
             return None
-        except Exception as error:  # numba's own errors: the Python search answers instead
+        except Exception as error:  # noqa: BLE001 - numba's own errors: the Python search answers instead
             _say_once(f"dicetree: the compiled search failed ({type(error).__name__}: {str(error).splitlines()[0]}): "
                       "searching in Python")
             return None

@@ -93,16 +93,15 @@ def pack(state: RolldownState) -> tuple[int, int]:
 def unpack(words: tuple[int, int], root: RolldownState) -> RolldownState:
     """The state of ``words`` in the search of ``root`` (discards: the root's plus the cards played)."""
     dice_word, cards_word = words
-    dice = tuple(
-        tuple(-1 if (f := (dice_word >> (FACE_BITS * (SLOTS * side + slot))) & 31) == BLANK else f
-              for slot in range(SLOTS))
-        for side in (0, 1)
-    )
-    hands = tuple(
-        tuple(card for card in range(1, CARD_CODES + 1)
-              for _ in range((cards_word >> (2 * (CARD_CODES * side + card - 1))) & 3))
-        for side in (0, 1)
-    )
+    def faces(side: int) -> tuple[int, ...]:
+        return tuple(-1 if (f := (dice_word >> (FACE_BITS * (SLOTS * side + slot))) & 31) == BLANK else f
+                     for slot in range(SLOTS))
+
+    def hand(side: int) -> tuple[int, ...]:
+        return tuple(card for card in range(1, CARD_CODES + 1)
+                     for _ in range((cards_word >> (2 * (CARD_CODES * side + card - 1))) & 3))
+
+    dice, hands = (faces(0), faces(1)), (hand(0), hand(1))
     discards = []
     for side in (0, 1):
         played = list(root.hands[side])
@@ -123,11 +122,11 @@ def action_code(action: Action) -> int:
     """One int per action: kind, card, side, slot and face (a capture's their_slot)."""
     kind = action.kind
     card = side = slot = face = 0
-    if kind == CAPTURE:
+    if isinstance(action, Capture):
         slot, face = action.my_slot, action.their_slot
-    elif kind == REROLL or kind == QUEEN_PLAY:
+    elif isinstance(action, (Reroll, QueenPlay)):
         side, slot = action.side, action.slot
-    elif kind == SET:
+    elif isinstance(action, SetFace):
         card, side, slot, face = action.card, action.side, action.slot, action.face
     return (((kind * 15 + card) * 2 + side) * SLOTS + slot) * 21 + face
 
