@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-# numba's compiled code (RolldownBeta's compiled search) goes to a temporary folder, never the user's
-# cache; one shared by test runs, so that only the first run compiles. The suite searches in Python
-# unless a test asks for the compiled search (Searcher(compiled=True)): tests/test_rolldown_compiled.py.
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "dicetree-tests-numba"))
-os.environ.setdefault("DICETREE_SEARCH", "python")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ Python search.
 >>> from dicetree.solver.games.rolldown import Rolldown
 >>> game = Rolldown()
 >>> engine = CompiledSearch(game, cache_slots=2**12)
->>> engine.declines(game.parse("d6:2,d8:5/d4:3,d6:6 a ?/-"))
+>>> engine.declines(game.parse("d6:2,d8:5/d4:3,d6:6 a -/?"))
 'a hand holds unknown cards'
 """
 
