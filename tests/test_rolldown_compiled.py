@@ -203,6 +203,14 @@ def test_the_value_network_is_searched_alike():
               network=random_network())
 
 
+def test_the_rule_option_hands_the_shipped_network_to_the_compiled_search():
+    game = Rolldown(evaluation="network")  # the shipped weights file, as `--rule evaluation=network` reads it
+    rng = random.Random(7)
+    for dice in (2, 4):
+        agree(game, random_position(rng, game, dice=dice, cards=True), 2)
+    assert Searcher(game, compiled=True).compiled_for(random_position(rng, game, dice=3, cards=False)).network is not None
+
+
 def test_hidden_hands_averaged_agree():
     game = Rolldown()
     state = game.observe(game.parse("d4:1,d6:2,d8:5/d4:3,d6:6,d8:2 a QK/7J"), 0)

@@ -37,7 +37,7 @@ import weakref
 import numpy as np
 
 from dicetree.cache.transposition import TTEntry
-from dicetree.solver.games.rolldown import compiled_kernel
+from dicetree.solver.games.rolldown import compiled_kernel, network_kernel
 from dicetree.solver.games.rolldown.compiled_evaluation import evaluate as compiled_evaluate
 from dicetree.solver.games.rolldown.compiled_evaluation import Leaves, leaves_of
 from dicetree.solver.games.rolldown.compiled_rules import numba_cache_dir
@@ -118,13 +118,15 @@ class CompiledTable:
 class CompiledSearch:
     """The compiled search for one :class:`Searcher` of a :class:`Rolldown` game (see the module notes).
 
-    ``network``, when given, is the value network's ``(sizes, params)`` in place of the game's estimate.
+    ``network``, when given, is the value network's ``(sizes, params)`` in place of the game's estimate,
+    its output kept within [``clip``, 1 - ``clip``].
     """
 
     def __init__(self, game, *, cache_slots: int = 2**20, star2: bool = True, history: bool = True,
-                 chance_samples: int = 64, seed: int = 0, network: tuple[np.ndarray, np.ndarray] | None = None):
+                 chance_samples: int = 64, seed: int = 0, network: tuple[np.ndarray, np.ndarray] | None = None,
+                 clip: float = network_kernel.DEFAULT_CLIP):
         self.game = game
-        self.network = network
+        self.network, self.clip = network, clip
         self.kernel = compiled_kernel
         self._evaluation = compiled_evaluate
         listed = min(game.exact_chance_limit, LARGEST_LISTED)
@@ -155,7 +157,7 @@ class CompiledSearch:
             return "full matches (horizon=match) deal new rounds"
         if game.exact_chance_limit > LARGEST_LISTED:
             return f"chance nodes of more than {LARGEST_LISTED:,} outcomes are sampled or refused"
-        leaves = leaves_of(game, state, network=self.network)
+        leaves = leaves_of(game, state, network=self.network, clip=self.clip)
         if np.isnan(leaves.win_a).any() or np.isnan(leaves.win_b).any():
             return "the match equity tables cannot value every score this round may end with"
         self._leaves, self._root = leaves, state

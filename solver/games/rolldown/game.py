@@ -28,6 +28,7 @@ from dicetree.solver.games.rolldown.evaluation import evaluate as evaluate_posit
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.hands import possible_hands
 from dicetree.solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
+from dicetree.solver.games.rolldown.network_kernel import DEFAULT_CLIP
 from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
@@ -91,7 +92,8 @@ class Rolldown(RolldownRules, Game):
         elif estimate is None and evaluation == "network":
             from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
 
-            estimate = load_network().estimate
+            self._network = load_network()
+            estimate = self._network.estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
@@ -174,8 +176,11 @@ class Rolldown(RolldownRules, Game):
             from dicetree.solver.games.rolldown.compiled_search import CompiledSearch, warm_up
 
             warm_up(self, started)
+            network = getattr(self, "_network", None)  # the value network's arrays, read by the compiled search
             engine = CompiledSearch(self, cache_slots=cache_slots, star2=star2, history=history,
-                                    chance_samples=chance_samples, seed=seed)
+                                    chance_samples=chance_samples, seed=seed,
+                                    network=None if network is None else (network.sizes, network.params),
+                                    clip=DEFAULT_CLIP if network is None else network.clip)
         except ModuleNotFoundError as error:
             if error.name != "numba":
                 raise
