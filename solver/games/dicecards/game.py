@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
 from dicetree.solver.games.dicecards.board import board as draw_board
 from dicetree.solver.games.dicecards.cards import Card
-from dicetree.solver.games.dicecards.library import CardLibrary, load_library
+from dicetree.solver.games.dicecards.library import CardLibrary, import_kinds, load_library
 from dicetree.solver.games.dicecards.notation import format_position, notation_help, parse_position
 from dicetree.solver.games.dicecards.rules import after_record, final_score, record_name, records
 from dicetree.solver.games.dicecards.state import (
@@ -111,6 +111,9 @@ class DiceCards(Game):
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
         RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards", low=1,
                    high=MAX_PLAYERS),
+        RuleOption("card_kinds", "text", None, "Python modules (comma-separated, on the Python path) that register "
+                   "card kinds of your own, imported before the cards file is read (a cards file itself never "
+                   "imports code)"),
     )
     num_players = 1
     default_depth = 1
@@ -118,7 +121,8 @@ class DiceCards(Game):
     record further): a second record deep costs about a hundred times as much (benchmarks/dicecards_best.py)."""
 
     def __init__(self, objective: str | None = None, target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
-                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards", players: int = 1) -> None:
+                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards", players: int = 1,
+                 card_kinds: str | None = None) -> None:
         self.players = self.num_players = self.rule_options[6].parse(players)
         self.objective = self.rule_options[0].parse(objective) or ("score" if self.players == 1 else "win")
         if self.objective == "win" and self.players == 1:
@@ -129,6 +133,9 @@ class DiceCards(Game):
         self.rolls = self.rule_options[2].parse(rolls)
         self.may_pass = self.rule_options[3].parse(may_pass)
         self.evaluation = self.rule_options[5].parse(evaluation)
+        self.card_kinds = self.rule_options[7].parse(card_kinds) or None
+        if self.card_kinds:  # the explicit route for card code: before the (data-only) cards file is read
+            import_kinds(self.card_kinds)
         self.cards = cards
         self.library = cards if isinstance(cards, CardLibrary) else load_library(cards)
         best = sorted(((c.max_points(), c.max_tickets()) for c in self.library.cards), reverse=True)[:HAND]
@@ -141,7 +148,8 @@ class DiceCards(Game):
 
     def __repr__(self) -> str:
         cards = "" if self.cards is None else f", cards={shorten(str(self.cards))!r}"
-        players = f", players={self.players}" if self.players > 1 else ""
+        players = (f", players={self.players}" if self.players > 1 else "") + (
+            f", card_kinds={self.card_kinds!r}" if self.card_kinds else "")
         return (f"DiceCards(objective={self.objective!r}, target={self.target}, rolls={self.rolls}, "
                 f"may_pass={self.may_pass}, evaluation={self.evaluation!r}{cards}{players})")
 
@@ -301,5 +309,6 @@ class DiceCards(Game):
 
     def options(self) -> dict[str, Any]:
         return {"objective": self.objective, "target": self.target, "rolls": self.rolls, "may_pass": self.may_pass,
-                "cards": self.cards, "evaluation": self.evaluation, "players": self.players}
+                "cards": self.cards, "evaluation": self.evaluation, "players": self.players,
+                "card_kinds": self.card_kinds}
 
