@@ -352,7 +352,7 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=method,
-        value_meaning=_meaning(game),
+        value_meaning=_meaning(game, state, all(r.exact for r in results)),
         exact=all(r.exact for r in results),
         hidden=deals.description,
         notes=sorted(notes),
@@ -360,12 +360,13 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
     )
 
 
-def _meaning(game: Game) -> str:
-    """What the searched values mean: the game's own meaning, and with three or more players the
-    reduction the search used."""
+def _meaning(game: Game, state: State, exact: bool) -> str:
+    """What the answer's values mean: the game's own meaning at ``state`` (exact or searched), and with
+    three or more players the reduction the search used."""
+    own = game.describe_answer(state, exact)
     if game.num_players <= 2:
-        return game.describe_value()
-    return f"{game.describe_value()}; {paranoid_meaning(game)}"
+        return own
+    return f"{own}; {paranoid_meaning(game)}"
 
 
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:

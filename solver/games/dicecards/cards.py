@@ -241,18 +241,10 @@ class Card(ABC):
     def reachable(self, limit: int = 1_000_000) -> Iterator[Hashable]:
         """Every state the card can reach from :meth:`start` (breadth first); :class:`CardError`
         beyond ``limit`` states."""
-        first = self.start()
-        seen = {first}
-        queue = deque([first])
-        while queue:
-            marks = queue.popleft()
+        for count, marks in enumerate(card_states_from(self, self.start(), limit + 1)):
+            if count == limit:
+                raise CardError(f"card '{self.name}' has more than {limit:,} states")
             yield marks
-            for slot in self.open_slots(marks):
-                if slot.after not in seen:
-                    if len(seen) >= limit:
-                        raise CardError(f"card '{self.name}' has more than {limit:,} states")
-                    seen.add(slot.after)
-                    queue.append(slot.after)
 
     def max_points(self) -> int:
         """The most the card can score (over every state it can reach; remembered)."""
@@ -282,3 +274,16 @@ class Card(ABC):
         if not (text.isdigit() and text.isascii() and (text == "0" or text[0] != "0")) or not low <= int(text) <= high:
             raise self.marks_error(text, f"must be a whole number {low}..{high}")
         return int(text)
+
+
+def card_states_from(card: Card, marks: Hashable, most: int) -> Iterator[Hashable]:
+    """The states ``card`` can reach from ``marks`` (itself first, breadth first), at most ``most`` of them."""
+    seen = {marks}
+    queue = deque([marks])
+    while queue:
+        state = queue.popleft()
+        yield state
+        for slot in card.open_slots(state):
+            if slot.after not in seen and len(seen) < most:
+                seen.add(slot.after)
+                queue.append(slot.after)

@@ -259,6 +259,29 @@ class DiceCards(Game):
             return "expected final score (of six cards: under the approximation's policy, estimated by rollouts)"
         return "expected final score"
 
+    def describe_answer(self, state: DiceCardsState, exact: bool) -> str:
+        """What an answer's values at ``state`` are: exact values are the best play's, to the end, of the
+        cards held (however many); searched ones rest on the leaf evaluation.
+
+        >>> game = DiceCards()
+        >>> game.describe_answer(game.parse("DBL=- t0 0/50 B3R3"), exact=True)
+        'expected final score of the 1 card held and its tickets, exact: the best play to the end (backward induction)'
+        """
+        if self.objective == "win":
+            return self.describe_value()
+        cards = len(state.cards)
+        held = f"of the {cards} card{'s' if cards != 1 else ''} held and {'its' if cards == 1 else 'their'} tickets"
+        if self.objective == "rank":
+            what = f"probability of a final score of at least {self.target} {held}"
+        else:
+            what = f"expected final score {held}"
+        if exact:
+            return f"{what}, exact: the best play to the end (backward induction)"
+        if self.evaluation == "points":
+            return f"{what}, estimated: the points already held at the search's leaves"
+        return (f"{what}, estimated: the search's leaves valued by the approximation (exact per-card solutions "
+                "pieced together, corrected by rollouts of its policy)")
+
     def new_game(self, rng: random.Random) -> DiceCardsState:
         """Six different cards for each player, dealt from a box of :data:`COPIES` of each card (a deal
         that leaves a later player fewer than six different cards is dealt again)."""
