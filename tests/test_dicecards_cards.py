@@ -60,6 +60,14 @@ def test_the_library_has_the_named_cards_and_each_states_its_source():
     assert LIBRARY.assumed
 
 
+def test_every_card_faq_source_gives_its_address_and_the_date_read():
+    faq = [card for card in LIBRARY.cards if "Card FAQ" in card.source]
+    assert len(faq) == 6
+    for card in faq:
+        assert "Card FAQ (https://cardlords.com/index.php/dice-cards-card-faq, read 2026-12-05, card " in card.source
+    assert all("Card FAQ" in card.source or "shared/rules/dice-cards.txt" in card.source for card in LIBRARY.cards)
+
+
 def test_solitaire_takes_a_die_of_its_colour_never_the_total():
     sol = LIBRARY["SOL"]
     assert fits(sol, "-", 6, 3) == ["B6", "R3"]  # no 9, no Black 3, no Red 6
