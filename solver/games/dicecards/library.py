@@ -4,7 +4,10 @@ A cards file (JSON; the default is ``cards.json`` next to this module, ``--rule 
 another) lists cards; each entry names its ``kind`` (a :class:`~dicetree.solver.games.dicecards.cards.Card`
 subclass) and gives what the printed card shows: its layout and its point values. The printed
 values are not public, so **every number in the default file is an assumption** a user may edit;
-the file is validated when it is read, and an impossible card is one line::
+the file is validated when it is read, and an impossible card is one line. The built-in file holds
+9 of the game's 50 cards: every card a public description we could read gives (the publisher's
+card FAQ and the rulebook, each card's ``source`` with its address and the date read; the search
+and its sources: ``results/dicecards/README.md``)::
 
     {"about": "...",
      "cards": [
