@@ -114,11 +114,13 @@ class DiceCards(Game):
                    "81 Expert, 70 Novice)", low=1, high=1000),
         RuleOption("rolls", "int", ROLLS, "rolls in a game", low=1, high=500),
         RuleOption("may_pass", "bool", False, "a player may lose a roll that fits a card as rolled"),
-        RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values"),
+        RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values (built in: the 9 "
+                   "of the game's 50 cards that public descriptions give, their point values assumed)"),
         RuleOption("evaluation", "choice", "cards", "a search's leaf values: cards (pieced together from exact "
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
-        RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards", low=1,
-                   high=MAX_PLAYERS),
+        RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards, recording in seat "
+                   "order (the rules have them record at once: results/dicecards/simultaneous.md measures the "
+                   "difference)", low=1, high=MAX_PLAYERS),
         RuleOption("card_kinds", "text", None, "Python modules (comma-separated, on the Python path) that register "
                    "card kinds of your own, imported before the cards file is read (a cards file itself never "
                    "imports code)"),
