@@ -52,7 +52,10 @@ cards file. Lucky Sevens here marks up to three totals of 7, 2 points each::
     ((Slot(label='7', need=Need(kind='T', first=7, second=0), after=1),), 6)
 
 Give it to the game with the library: ``DiceCards(cards=load_library().with_cards(card))``
-(see :mod:`dicetree.solver.games.dicecards.game`).
+(see :mod:`dicetree.solver.games.dicecards.game`). To name it in a cards file instead, give the class
+a ``from_entry`` classmethod and register its kind in its module
+(:func:`~dicetree.solver.games.dicecards.library.register_kind`), then run with
+``--rule card_kinds=MODULE``: a cards file itself never imports code.
 """
 
 from __future__ import annotations
