@@ -132,7 +132,7 @@ def main() -> None:
         "sees the first seat's record of the same roll), *at once* the rule text (simultaneous records,",
         "a matrix game each roll), *reversed* the first seat seeing the second's. Edge = at once - in turn.",
         "",
-        f"Check: the script's in-turn recursion and the engine's exact solver agree at HOP vs DBL, 6 rolls,",
+        "Check: the script's in-turn recursion and the engine's exact solver agree at HOP vs DBL, 6 rolls,",
         f"first record of B4R2: {mine:.12f} and {engine:.12f}.",
         "",
         "| first | second | rolls | in turn | at once | reversed | edge | matrix games (mixed) |",

@@ -140,6 +140,7 @@ def help_command(ctx: click.Context, command: str | None) -> None:
       dicetree help best
     """
     group = ctx.parent.command if ctx.parent is not None else main
+    assert isinstance(group, click.Group)  # help is a command of the main group
     parent = ctx.parent or ctx
     if command is None:
         click.echo(group.get_help(parent))

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.game import Action, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
 from dicetree.solver.paranoid import meaning as paranoid_meaning
 from dicetree.solver.ranking import MoveValue, rank_moves
@@ -372,7 +372,7 @@ def _meaning(game: Game, state: State, exact: bool) -> str:
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:
     """Each move's weighted mean value over the concrete positions, best first."""
     totals: dict[str, float] = {}
-    actions = {}
+    actions: dict[str, Action] = {}
     for result, weight in zip(results, weights):
         for move in result.moves:
             totals[move.name] = totals.get(move.name, 0.0) + weight * move.value

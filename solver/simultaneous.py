@@ -383,7 +383,7 @@ class SimultaneousSearcher:
     ) -> tuple[MatrixSolution, list[Action], list[tuple[Action, ...]]]:
         """The matrix game at a simultaneous node for ``focus``: its options x the others' joint options."""
         game = self.game
-        own = [list(o) if o else [None] for o in options]
+        own: list[list[Action]] = [list(o) if o else [None] for o in options]  # None: a player without choice
         rows = own[focus]
         others = [p for p in range(len(own)) if p != focus]
         columns = list(itertools.product(*(own[p] for p in others)))
@@ -391,7 +391,7 @@ class SimultaneousSearcher:
         for row in rows:
             line = []
             for column in columns:
-                joint = [None] * len(own)
+                joint: list[Action] = [None] * len(own)
                 joint[focus] = row
                 for p, action in zip(others, column):
                     joint[p] = action

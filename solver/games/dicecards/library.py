@@ -61,7 +61,7 @@ dicetree.solver.games.dicecards.cards.CardError: cards file 'mine.json', card 1 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -140,10 +140,11 @@ class Entry:
 
     def common(self) -> dict[str, Any]:
         """The keywords every card takes (name, code, flags, source, assumptions)."""
-        return dict(
-            name=self.text("name"), code=self.text("code"), all_or_nothing=self.flag("all_or_nothing", False),
-            in_order=self.flag("in_order", False), source=self.text("source", ""), assumed=self.text("assumed", ""),
-        )
+        return {
+            "name": self.text("name"), "code": self.text("code"), "all_or_nothing": self.flag("all_or_nothing", False),
+            "in_order": self.flag("in_order", False), "source": self.text("source", ""),
+            "assumed": self.text("assumed", ""),
+        }
 
     def finish(self) -> None:
         """Refuse keys nobody read (a misspelt key would otherwise be silently ignored)."""
@@ -163,7 +164,7 @@ def _needs(texts: Iterable[str], what: str) -> tuple[Need, ...]:
 
 
 # ----- cards whose state is a set of marked cells (a bit mask) ----------------------------------------------------
-class MaskCard(Card):
+class MaskCard(Card[int]):
     """A card of cells, each taking one need; its state is the bit mask of marked cells.
 
     Where the kind allows it (:attr:`repeats`) a number may stand in several cells: the first is
@@ -188,10 +189,10 @@ class MaskCard(Card):
         self.texts = tuple(text if i == texts.index(text) else f"{text}.{texts[:i + 1].count(text)}"
                            for i, text in enumerate(texts))
         parts = tuple(twins) if twins is not None else (0,) * len(self.cells)
-        # the cell each cell waits for: the previous one of the same number in the same part (derived, so
-        # private: the fingerprint of a card, and so its stored tables, stay as they were)
-        self._waits_for = tuple(next((j for j in range(i - 1, -1, -1) if texts[j] == texts[i] and parts[j] == parts[i]),
-                                    None) for i in range(len(texts)))
+        # the cell each cell waits for: the previous one of the same number in the same part, as a bit
+        # (0: none); derived, so private: a card's fingerprint, and so its stored tables, stay as they were
+        self._waits_for = tuple(next((1 << j for j in range(i - 1, -1, -1) if texts[j] == texts[i] and parts[j] == parts[i]),
+                                     0) for i in range(len(texts)))
         self.full = (1 << len(self.cells)) - 1
 
     def start(self) -> int:
@@ -202,7 +203,7 @@ class MaskCard(Card):
         if self.in_order:
             free = free[:1]
         return tuple(Slot(self.texts[i], self.cells[i], marks | 1 << i) for i in free
-                     if self._waits_for[i] is None or marks >> self._waits_for[i] & 1)
+                     if marks & self._waits_for[i] == self._waits_for[i])
 
     def is_complete(self, marks: int) -> bool:
         return marks == self.full
@@ -226,10 +227,11 @@ class MaskCard(Card):
             marks |= 1 << index
         if self.in_order and marks & (marks + 1):
             raise self.marks_error(text, f"skips a cell: the card is filled in order ({', '.join(self.texts)})")
-        early = next((i for i in range(len(self.cells)) if marks >> i & 1 and self._waits_for[i] is not None
-                      and not marks >> self._waits_for[i] & 1), None)
+        early = next((i for i in range(len(self.cells)) if marks >> i & 1
+                      and marks & self._waits_for[i] != self._waits_for[i]), None)
         if early is not None:
-            raise self.marks_error(text, f"marks {self.texts[early]} before {self.texts[self._waits_for[early]]} "
+            waited = self.texts[self._waits_for[early].bit_length() - 1]
+            raise self.marks_error(text, f"marks {self.texts[early]} before {waited} "
                                          "(the same number's cells are marked first to last)")
         return marks
 
@@ -364,7 +366,7 @@ def _most_disjoint(lines: tuple[int, ...], used: int) -> int:
 
 
 # ----- cards with a state of counts ---------------------------------------------------------------------------------
-class SudokuCard(Card):
+class SudokuCard(Card[tuple[int, ...]]):
     """A Sudoku whose empty boxes need ``need[v-1]`` of each number v; any number 1..6 (a die, or a
     total of at most 6) fits while some box still needs it. The state: how many of each are recorded.
 
@@ -425,7 +427,7 @@ class SudokuCard(Card):
         return 0
 
 
-class PyramidCard(Card):
+class PyramidCard(Card[tuple[tuple[int, int], ...]]):
     """Rows of boxes (``rows``: their sizes, bottom first) that must all add up to the same number.
 
     A box takes any number 1..12. A row is complete when all its boxes are filled; it may only be
@@ -513,10 +515,10 @@ class PyramidCard(Card):
             if word == "-":
                 marks.append((0, 0))
                 continue
-            filled, colon, total = word.partition(":")
-            if not (colon and _canonical(filled) and _canonical(total)):
+            filled_text, colon, total_text = word.partition(":")
+            if not (colon and _canonical(filled_text) and _canonical(total_text)):
                 raise self.marks_error(text, f"has a row '{shorten(word)}': write boxes filled:their sum, e.g. 2:9")
-            filled, total = int(filled), int(total)
+            filled, total = int(filled_text), int(total_text)
             if not 1 <= filled <= size or not filled <= total <= MAX_NUMBER:
                 raise self.marks_error(text, f"has a row '{word}' that cannot be: {size} boxes, a sum of at most 12")
             marks.append((filled, total))
@@ -538,7 +540,7 @@ def _canonical(text: str) -> bool:
     return text.isdigit() and text.isascii() and (text == "0" or text[0] != "0")
 
 
-class PolyominoCard(Card):
+class PolyominoCard(Card[tuple[int, ...]]):
     """Columns that fill from the bottom (gravity): a number fitting column c's need drops a brick
     there; row k scores ``points[k]`` once every column is at least k high. The state: the heights.
 
@@ -738,14 +740,15 @@ def parse_library(data: object, source: str, assumed: bool = False) -> CardLibra
         raise CardError(f"{where}: unknown key '{shorten(unknown[0])}' (keys: cards, about)")
     cards = []
     for number, item in enumerate(data["cards"], 1):
-        label = item.get("name") if isinstance(item, dict) and isinstance(item.get("name"), str) else "?"
+        name = item.get("name") if isinstance(item, dict) else None
+        label = name if isinstance(name, str) else "?"
         entry_where = f"{where}, card {number} ({shorten(label, 40)})"
         if not isinstance(item, dict):
             raise CardError(f"{entry_where} must be a JSON object")
         entry = Entry(item, entry_where)
         try:
             cls = kind_class(entry.text("kind"), entry_where)
-            card = cls.from_entry(entry)
+            card = cls.from_entry(entry)  # type: ignore[attr-defined]  # register_kind made sure it has one
             entry.finish()
         except CardError as error:
             message = str(error)

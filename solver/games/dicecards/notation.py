@@ -102,8 +102,8 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
     segments = str(text).split("|")
     players = game.players
     if len(segments) != players:
-        hands = "1 player's hand" if len(segments) == 1 else f"{len(segments)} players' hands (separated by |)"
-        raise PositionError(f"the position has {hands}, the game {players} (rule option players={len(segments)} "
+        held = "1 player's hand" if len(segments) == 1 else f"{len(segments)} players' hands (separated by |)"
+        raise PositionError(f"the position has {held}, the game {players} (rule option players={len(segments)} "
                             "plays that game)")
     words = segments[-1].split()
     turn = 0

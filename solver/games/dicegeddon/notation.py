@@ -97,7 +97,7 @@ def parse_position(text: str, game) -> DicegeddonState:
     halves = dice_f.split("/")
     if len(halves) != 2:
         raise PositionError(f"dice field must be '<A dice>/<B dice>', got '{shorten(dice_f)}'")
-    dice = tuple(_dice(h, "AB"[p], game) for p, h in enumerate(halves))
+    dice = (_dice(halves[0], "A", game), _dice(halves[1], "B", game))
     phase, pending, winners = _phase(phase_f)
     unrolled = any(d.face == 0 for side in dice for d in side)
     if unrolled and phase != SETUP:
