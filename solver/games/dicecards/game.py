@@ -27,7 +27,7 @@ Readings where the text is silent
    score wins, then the most unused tickets, else the win is shared (``objective=win``, the
    default for several players, is the chance of that). The rule text has everyone record at
    once; the seat order is a simplification whose information edge under ``objective=win`` is
-   measured exactly on small two-player games (``benchmarks/dicecards_simultaneous.py``,
+   measured exactly on small two-player games (``research/dicecards_simultaneous.py``,
    ``results/dicecards/simultaneous.md``): nothing (0 of a win) in every game of one or two
    small cards each, where each roll's game has a pure equilibrium; 0.0042 of a win (0.73292 at
    once, 0.72871 in turn) to the later seat in a late Solitaire race of 6 rolls where a double 6

@@ -19,7 +19,7 @@ The in-turn value is checked against the engine's own exact solver
 
 Usage::
 
-    .venv/bin/python benchmarks/dicecards_simultaneous.py            # prints, writes results/dicecards/simultaneous.md
+    .venv/bin/python research/dicecards_simultaneous.py            # prints, writes results/dicecards/simultaneous.md
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def main() -> None:
     lines = [
         "# Dice Cards: the information edge of recording in seat order",
         "",
-        "Made by `.venv/bin/python benchmarks/dicecards_simultaneous.py` (exact; see its docstring). Two players,",
+        "Made by `.venv/bin/python research/dicecards_simultaneous.py` (exact; see its docstring). Two players,",
         "`objective=win` (the higher score, then more unused tickets; a tie shared), one card each, from",
         "empty cards. Values are the **first seat's** win share. *In turn* is the model (the second seat",
         "sees the first seat's record of the same roll), *at once* the rule text (simultaneous records,",

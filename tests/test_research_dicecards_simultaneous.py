@@ -1,4 +1,4 @@
-"""benchmarks/dicecards_simultaneous.py: recording in turn against recording at once, exactly, on small games."""
+"""research/dicecards_simultaneous.py: recording in turn against recording at once, exactly, on small games."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pytest
 
 from dicetree.solver.games.dicecards.game import DiceCards
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "dicecards_simultaneous.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "research" / "dicecards_simultaneous.py"
 LATE_SOLITAIRE = "SOL=R5,B4,B5,R4,B3,R2,B1,R3,B2,R1"
 
 
 def load_benchmark():
-    spec = importlib.util.spec_from_file_location("benchmark_dicecards_simultaneous", SCRIPT)
+    spec = importlib.util.spec_from_file_location("research_dicecards_simultaneous", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
