@@ -46,6 +46,7 @@ reports its progress (``/api/progress``) and can be cancelled.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ from typing import Any
 import click
 
 from dicetree.cli.jobs import Cancelled, Jobs
+from dicetree.solver.parallel import STOP_WAIT
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
 from dicetree.solver.advice import advise
@@ -374,7 +376,9 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
 
     # Starlette calls each handler with the exceptions of its key only, which its types cannot say
     handlers: dict[Any, Any] = {GameError: game_error, HTTPException: http_error}
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.jobs = jobs  # the server stops them at once on Ctrl-C or SIGTERM
+    return app
 
 
 def _default_results() -> Path:
@@ -395,8 +399,15 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     import uvicorn
 
     app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            """Ctrl-C or SIGTERM: every job is stopped at once (its request answers "cancelled"), not
+            waited for; what still runs after STOP_WAIT seconds is cancelled."""
+            app.state.jobs.close()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=math.ceil(STOP_WAIT))
+    server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
     server.run()

@@ -84,6 +84,27 @@ def writable_output(ctx: click.Context, param: click.Parameter, value: str | Non
     return value
 
 
+def writable_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An ``-o`` folder checked before any work: it may exist already (a stopped study run again
+    resumes from what it holds) or be made in a writable folder; a file there is a usage error.
+
+    >>> writable_folder(None, None, "/no/such/folder/study")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: there is no folder /no/such/folder (make it first)
+    """
+    if value is None:
+        return None
+    if os.path.isdir(value):
+        if not os.access(value, os.W_OK):
+            raise click.BadParameter(f"cannot write in {value}", ctx=ctx, param=param)
+        return value
+    if os.path.exists(value):
+        raise click.BadParameter(f"{value} is a file: give a folder name", ctx=ctx, param=param)
+    writable_output(ctx, param, value)  # a new folder: where it goes must take it
+    return value
+
+
 def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
     """The game with its ``--rule NAME=VALUE`` options, each checked against its declarations."""
     return load_game(game_name, **dict(split_rule(text) for text in rules))
@@ -163,12 +184,14 @@ def click_option(option: RuleOption) -> click.Option:
         kind = click.Choice(option.choices)
     elif option.kind == "file":
         kind = click.Path(dir_okay=False)
+    elif option.kind == "folder":
+        kind = click.Path(file_okay=False)
     else:
         kind = click.STRING
     output = option.name == "output"  # every study writes files: -o NAME, checked first, as everywhere
     return click.Option(["-o", flag, option.name] if output else [flag, option.name], type=kind,
                         default=option.default, show_default=option.default is not None, help=option.help,
-                        callback=writable_output if output else None,
+                        callback=(writable_folder if option.kind == "folder" else writable_output) if output else None,
                         metavar=_metavar(option))
 
 
@@ -178,6 +201,8 @@ def _metavar(option: RuleOption) -> str | None:
         return "N"
     if option.kind == "file":
         return "FILE"
+    if option.kind == "folder":
+        return "FOLDER"
     if option.name == "output":
         return "NAME"
     return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from dicetree.solver.game import GameError
 
-KINDS = ("bool", "int", "choice", "file", "text")
+KINDS = ("bool", "int", "choice", "file", "folder", "text")
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 MAX_ECHO = 60
@@ -50,7 +50,7 @@ class RuleOption:
 
     ``kind`` is one of :data:`KINDS`: ``bool`` (true/false, yes/no, on/off, 1/0), ``int`` (within
     ``low`` .. ``high``), ``choice`` (one of ``choices``), ``file`` (a path to a data file the game
-    validates when it reads it) or ``text`` (free text the game checks itself, e.g. a list of dice).
+    validates when it reads it), ``folder`` (a folder the game writes its files into, made if need be) or ``text`` (free text the game checks itself, e.g. a list of dice).
     """
 
     name: str
@@ -77,8 +77,8 @@ class RuleOption:
             return f"a whole number {low}..{high}" if low or high else "a whole number"
         if self.kind == "choice":
             return ", ".join(self.choices)
-        if self.kind == "file":
-            return "a file"
+        if self.kind in ("file", "folder"):
+            return f"a {self.kind}"
         return "text"
 
     def parse(self, value: Any) -> Any:
@@ -104,9 +104,9 @@ class RuleOption:
             if text not in self.choices:
                 raise GameError(f"rule option {self.name} must be one of {self.allowed()}, not '{shorten(text)}'")
             return text
-        if self.kind == "file":
+        if self.kind in ("file", "folder"):
             if not text:
-                raise GameError(f"rule option {self.name} needs a file name")
+                raise GameError(f"rule option {self.name} needs a {self.kind} name")
             return text
         return text
 
@@ -121,7 +121,7 @@ class RuleOption:
             return value
         if self.kind == "choice" and value in self.choices:
             return value
-        if self.kind in ("file", "text") and value is not None:
+        if self.kind in ("file", "folder", "text") and value is not None:
             return value  # a path, or data already loaded: the game validates it
         raise GameError(f"rule option {self.name} must be {self.allowed()}, not {shorten(repr(value))}")
 

@@ -125,10 +125,10 @@ class KeepSixStudy:
                    "with --seed"),
         RuleOption("seed", "int", 1, "seed of the drawn deal and of the dice", low=0, high=2**31 - 1),
         RuleOption("deals", "int", 1, "deals drawn and studied, with seeds --seed, --seed + 1, ... (each in its "
-                   "own folder NAME/deal-SEED, and a summary across them)", low=1, high=1000),
+                   "own folder FOLDER/deal-SEED, and a summary across them)", low=1, high=1000),
         RuleOption("games", "int", 60, "games of each choice (the same dice for every choice)", low=2, high=100_000),
-        RuleOption("output", "text", None, "NAME: a folder for the tables, pictures and report (NAME/cells "
-                   "keeps each choice's games: a stopped study resumes)"),
+        RuleOption("output", "folder", None, "a folder for the tables, pictures and report (made if "
+                   "need be; FOLDER/cells keeps each choice's games: a stopped study, run again, resumes)"),
     )
 
     def __init__(self, game) -> None:
@@ -145,20 +145,21 @@ class KeepSixStudy:
             raise GameError("--deals draws the deals: give it without --deal")
         game.exact_provider(values.get("tables_dir"))  # the card solutions from the store
         if deals == 1:
-            report = self.study_deal(self.deal(values.get("deal"), seed), seed, games, folder, progress)
-            lines = report.text()
+            report, resumed = self.study_deal(self.deal(values.get("deal"), seed), seed, games, folder, progress)
+            lines = resumed + report.text()
             if folder is not None:
                 lines += report.write(folder, self.command(values, report.deal))
             return lines
-        reports = []
+        reports, resumed = [], []
         for number in range(deals):
             part = folder / f"deal-{seed + number}" if folder is not None else None
-            report = self.study_deal(self.deal(None, seed + number), seed + number, games, part, progress)
+            report, read = self.study_deal(self.deal(None, seed + number), seed + number, games, part, progress)
             if part is not None:
                 report.write(part, self.command({**values, "seed": seed + number, "deals": 1, "output": part},
                                                 report.deal))
             reports.append(report)
-        lines = across_deals(reports)
+            resumed += read
+        lines = resumed + across_deals(reports)
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "README.md").write_text(
@@ -178,9 +179,12 @@ class KeepSixStudy:
             raise GameError(f"the cards file has {len(library.cards)} cards: a deal is {DEAL}")
         return deal_from_box(library.cards, random.Random(seed))[0]
 
-    def study_deal(self, deal: Sequence[Card], seed: int, games: int, folder: Path | None, progress=None) -> Report:
-        """Every choice of six of ``deal`` played ``games`` times on the dice of ``seed`` (cells kept in ``folder``)."""
+    def study_deal(self, deal: Sequence[Card], seed: int, games: int, folder: Path | None,
+                   progress=None) -> tuple[Report, list[str]]:
+        """Every choice of six of ``deal`` played ``games`` times on the dice of ``seed`` (cells kept in
+        ``folder``), and a line saying how many were read back from it (none when none were)."""
         choices = list(itertools.combinations(deal, HAND))
+        kept = 0 if folder is None else sum(self.cell_path(folder, choice).exists() for choice in choices)
         cells = []
         for done, choice in enumerate(choices):
             if progress is not None:
@@ -188,7 +192,10 @@ class KeepSixStudy:
             cells.append(self.cell(choice, seed, games, folder))
         if progress is not None:
             progress(len(choices), len(choices), "the value of a ticket")
-        return Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, self.game.rolls)
+        report = Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, self.game.rolls)
+        if not kept or folder is None:
+            return report, []
+        return report, [f"resumed: {kept} of {len(choices)} choices were read from {folder / 'cells'}"]
 
     def command(self, values: Mapping[str, Any], deal: Sequence[Card]) -> str:
         """The command that makes this study again (for its report)."""
@@ -212,8 +219,7 @@ class KeepSixStudy:
         played (and kept)."""
         codes = tuple(card.code for card in choice)
         config = self.config(choice, seed, games, extra_tickets)
-        suffix = f"+t{extra_tickets}" if extra_tickets else ""
-        path = folder / "cells" / f"{'-'.join(codes)}{suffix}.json" if folder is not None else None
+        path = self.cell_path(folder, choice, extra_tickets) if folder is not None else None
         if path is not None and path.exists():
             try:
                 stored = json.loads(path.read_text())
@@ -228,6 +234,12 @@ class KeepSixStudy:
             partial.write_text(json.dumps({"config": config, **cell._asdict()}))
             partial.replace(path)  # whole or not at all: a stop mid-write leaves no half cell
         return cell
+
+    @staticmethod
+    def cell_path(folder: Path, choice: Sequence[Card], extra_tickets: int = 0) -> Path:
+        """Where one choice's games are kept in the study's folder."""
+        suffix = f"+t{extra_tickets}" if extra_tickets else ""
+        return folder / "cells" / f"{'-'.join(card.code for card in choice)}{suffix}.json"
 
     def play(self, choice: Sequence[Card], seed: int, games: int, extra_tickets: int = 0) -> Cell:
         """Play one choice ``games`` times by the approximation's policy on the study's dice."""
