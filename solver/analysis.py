@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Action, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
-from dicetree.solver.paranoid import meaning as paranoid_meaning
+from dicetree.solver.multiplayer import meaning as search_meaning
+from dicetree.solver.multiplayer import turn_searcher
 from dicetree.solver.ranking import MoveValue, rank_moves
 from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
     from dicetree.solver.simultaneous import SimultaneousResult
+    from dicetree.solver.maxn import MaxnSearcher
 
 
 SCHEMA = "dicetree.best/1"
@@ -76,6 +78,8 @@ BEST_JSON_SCHEMA: dict = {
         "hidden_information": {"type": "string"},
         "interrupted": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
+        "assumptions": {"type": "array", "items": {"type": "string"},
+                        "description": "what the game's data assumes that its rule text does not say"},
         "nodes": {"type": "integer"},
         "cache_hits": {"type": "integer"},
         "cache_probes": {"type": "integer"},
@@ -139,6 +143,8 @@ class Analysis:
     lines: dict[str, list[str]] | None = None
     exact_within_reach: str = ""
     interrupted: bool = False
+    assumptions: tuple[str, ...] = ()
+    """What the game's data assumes (:meth:`~dicetree.solver.game.Game.assumptions`): said in the header."""
 
     @property
     def best(self) -> str:
@@ -176,6 +182,7 @@ class Analysis:
             "hidden_information": self.hidden,
             "interrupted": self.interrupted,
             "notes": self.notes,
+            "assumptions": list(self.assumptions),
             "nodes": stats.nodes,
             "cache_hits": stats.cache_hits,
             "cache_probes": stats.cache_probes,
@@ -249,7 +256,7 @@ def analyse(
     *,
     depth: int | None = None,
     time_limit: float | None = None,
-    searcher: Searcher | None = None,
+    searcher: Searcher | MaxnSearcher | None = None,
     hands_exact: int = 100,
     hand_samples: int = 64,
     seed: int = 0,
@@ -270,11 +277,12 @@ def analyse(
     if player < 0:
         raise GameError("no player decides at this position (it is a chance node or the game is over)")
     deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
-    searcher = searcher or Searcher(game, seed=seed)
+    searcher = searcher or turn_searcher(game, seed=seed)
+    kind = getattr(searcher, "search_kind", None)
     started = time.perf_counter()
 
     def answer(results: list[SearchResult]) -> Analysis:
-        return _combine(game, state, player, deals, results, started)
+        return _combine(game, state, player, deals, results, started, kind)
 
     def report(results: list[SearchResult]) -> Analysis:
         combined = answer(results)
@@ -291,7 +299,7 @@ def analyse(
     return _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report)
 
 
-def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: float | None, lines: bool,
+def _deepen_together(searcher: Searcher | MaxnSearcher, states, depth: int | None, time_limit: float | None, lines: bool,
                      started: float, report: Callable[[list[SearchResult]], Analysis]) -> Analysis:
     """Iterative deepening over several concrete positions at once: depth d of every one of them
     before depth d + 1 of any; within ``time_limit`` the last depth all of them completed counts
@@ -328,7 +336,8 @@ def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: 
     return completed
 
 
-def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float) -> Analysis:
+def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float,
+             search: str | None = None) -> Analysis:
     """One answer from the searches of every concrete position (their moves' values averaged)."""
     moves = _average_moves(results, deals.weights)
     heaviest = max(range(len(results)), key=lambda i: deals.weights[i])
@@ -352,21 +361,13 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=method,
-        value_meaning=_meaning(game, state, all(r.exact for r in results)),
+        value_meaning=search_meaning(game, search, game.describe_answer(state, all(r.exact for r in results))),
         exact=all(r.exact for r in results),
         hidden=deals.description,
         notes=sorted(notes),
         lines=results[heaviest].lines,
+        assumptions=game.assumptions(),
     )
-
-
-def _meaning(game: Game, state: State, exact: bool) -> str:
-    """What the answer's values mean: the game's own meaning at ``state`` (exact or searched), and with
-    three or more players the reduction the search used."""
-    own = game.describe_answer(state, exact)
-    if game.num_players <= 2:
-        return own
-    return f"{own}; {paranoid_meaning(game)}"
 
 
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:

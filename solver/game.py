@@ -101,6 +101,26 @@ class Deals:
 
 
 @dataclass(frozen=True)
+class CardList:
+    """A configured game's cards as data (``dicetree rules GAME --cards``): the column names, one
+    row per card (values printed as they are), where they come from (``source``) and what is said
+    of them (``notes``: the data's sources and what it assumes)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    source: str
+    notes: tuple[str, ...] = ()
+
+    def to_text(self) -> str:
+        """The cards as an aligned table, then the source and the notes."""
+        cells = [self.columns] + [tuple(str(value) for value in row) for row in self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in cells]
+        lines += ["", f"{len(self.rows)} cards from {self.source}"] + [f"Note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class GameType:
     """The facts of a game, declared once by each game class (as OpenSpiel's ``GameType``).
 
@@ -369,4 +389,21 @@ class Game(ABC):
     def study(self):
         """The game's own study (the type's ``study``), or ``None``: an object with ``parameters``
         (rule-option records that become ``dicetree study GAME`` options) and ``run(values, output)``."""
+        return None
+
+    # ----- what the game's data says of itself ---------------------------------------------------
+    def assumptions(self) -> tuple[str, ...]:
+        """What this configured game's data assumes that the rule text does not say (each a sentence
+        that says how to give real data instead): ``rules``, ``notation`` and ``best`` print them.
+        The default: nothing is assumed."""
+        return ()
+
+    def warnings(self) -> tuple[str, ...]:
+        """Problems of this configuration that do not stop it from loading (a deck too small to reach
+        the winning score, say): the command line prints each as ``warning: ...`` on stderr."""
+        return ()
+
+    def card_list(self) -> CardList | None:
+        """The cards this configured game plays with, as data (``dicetree rules GAME --cards``), or
+        ``None`` for a game without a card list."""
         return None

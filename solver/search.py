@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 
@@ -125,6 +126,24 @@ def _simultaneous_error(game: Game, state: State) -> GameError:
     )
 
 
+def method_text(depth: int, how: Sequence[str], reduction: str, players: int, exact: str, chance_note: str) -> str:
+    """How a search reached its values, for ``SearchResult.method``: the depth and ``how`` (pruning,
+    cache), the reduction of a game of more than two players ('' for none), why the values are
+    exact ('' if they are not) and how huge chance nodes were sampled ('' if none was).
+
+    >>> method_text(2, ("cache",), "max^n", 3, "", "")
+    'depth 2 (iterative deepening, cache); max^n (3 players)'
+    """
+    method = f"depth {depth} (iterative deepening, {', '.join(how)})"
+    if reduction:
+        method += f"; {reduction} ({players} players)"
+    if exact:
+        method += f"; exact: {exact}"
+    if chance_note:
+        method += "; " + chance_note
+    return method
+
+
 def _bound_type(value: float, alpha: float, beta: float, low: float, high: float) -> int:
     """The bound type of a fail-soft result searched with window [alpha, beta]. A result at the
     game's own bound is exact even when it failed: no value lies beyond it."""
@@ -186,6 +205,9 @@ class Searcher:
     default_depth = 3
     """The depth searched when neither a depth nor a time limit is given (pruning and the cache keep
     three decisions of a RolldownBeta middle game to seconds; the simultaneous search has its own)."""
+
+    search_kind = "paranoid"
+    """How games of three or more players are searched (:mod:`dicetree.solver.multiplayer`)."""
 
     __slots__ = (
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "pov", "nodes",
@@ -341,17 +363,11 @@ class Searcher:
         view = self.pov.view
         # Stable ranking: ties keep the search order.
         moves = rank_moves((a, game.action_name(state, a), view(values[a], seen_by=0, player=side)) for a in order)
-        method = (
-            f"depth {depth} (iterative deepening, {'Star2' if self.star2 else 'Star1'}, "
-            f"{'cache' if self.cache is not None else 'no cache'})"
-        )
-        if game.num_players > 2:
-            method += f"; {PARANOID} ({game.num_players} players)"
-        if solved:
-            method += "; exact: every line ends the game (or reaches exact values) within the depth"
         chance_note = self._sampler.note()
-        if chance_note:
-            method += "; " + chance_note
+        method = method_text(depth, ("Star2" if self.star2 else "Star1", "cache" if self.cache is not None else "no cache"),
+                             PARANOID if game.num_players > 2 else "", game.num_players,
+                             "every line ends the game (or reaches exact values) within the depth" if solved else "",
+                             chance_note)
         best = moves[0].action
         return SearchResult(
             moves=moves, value=moves[0].value, depth=depth,
@@ -556,19 +572,12 @@ class Searcher:
             known = self._known_value(state, depth)
             if known is not None:
                 value = known[0]
-            if player == CHANCE:
-                typical = None
-                for outcome, _ in self._sampler.outcomes(state, self._key(state)):
-                    child = self._apply(state, outcome)
-                    child_known = self._known_value(child, depth)
-                    if child_known is not None:
-                        rank = (not child_known[1], abs(child_known[0] - value))
-                        if typical is None or rank < typical[0]:
-                            typical = (rank, outcome, child)
-                if typical is None:
+            if player == CHANCE:  # exact values first, then the nearest the node's
+                step = self._sampler.typical(state, self._key(state), partial(self._typical_rank, depth=depth, value=value))
+                if step is None:
                     break
-                line.append(f"[{game.action_name(state, typical[1])}]")
-                state = typical[2]
+                line.append(step[0])
+                state = step[1]
                 continue
             entry = cache.peek(self._key(state))
             if depth == 0 or player < 0 or entry is None or entry.move is None:
@@ -578,6 +587,11 @@ class Searcher:
             line.append(game.action_name(state, entry.move))
             state, depth = self._apply(state, entry.move), depth - 1
         return line
+
+    def _typical_rank(self, state: State, depth: int, value: float) -> tuple[bool, float] | None:
+        """How a chance outcome's child ranks as the typical one: known exactly first, then nearest ``value``."""
+        known = self._known_value(state, depth)
+        return None if known is None else (not known[1], abs(known[0] - value))
 
     def _known_value(self, state: State, depth: int) -> tuple[float, bool] | None:
         """A node's value without searching and whether it is exact: a terminal's, an evaluation at
@@ -593,4 +607,4 @@ class Searcher:
         return entry.value, entry.bound == EXACT
 
 
-__all__ = ["SearchResult", "Searcher", "check_searchable", "expectimax"]
+__all__ = ["SearchResult", "Searcher", "check_searchable", "expectimax", "method_text"]

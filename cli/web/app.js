@@ -264,7 +264,7 @@ function showReview() {
     cell(row, String(ply));
     cell(row, move);
     cell(row, value.toFixed(4), "number");
-    cell(row, loss > 1e-9 ? (-loss).toFixed(4) : "best", "number loss");
+    cell(row, loss > 1e-9 ? loss.toFixed(4) : "best", "number loss");
     cell(row, loss > 1e-9 ? best : "");
     body.appendChild(row);
   }
@@ -410,7 +410,7 @@ function showAnalysis(answer, secret) {
     answer.nodes ? `${answer.nodes.toLocaleString()} nodes` : "", answer.time !== undefined ? `${answer.time} s` : ""]
     .filter(Boolean).join(" · ");
   $("pv").textContent = (answer.pv && answer.pv.length) ? "Principal line: " + answer.pv.join(" ") : "";
-  $("notes").textContent = [answer.hidden_information, ...(answer.notes || [])].filter(Boolean).join(" · ");
+  $("notes").textContent = [answer.hidden_information, ...(answer.notes || []), ...(answer.assumptions || []).map((text) => "Assumed: " + text)].filter(Boolean).join(" · ");
 }
 
 function bounds(values) {
@@ -454,7 +454,7 @@ function moveTable(moves, mover) {
     cell(row, button);
     cell(row, move.value.toFixed(4), "number");
     cell(row, bar(move.value, low, high, "value"));
-    cell(row, index === 0 ? "" : (-move.loss).toFixed(4), "number loss");
+    cell(row, index === 0 ? "" : move.loss.toFixed(4), "number loss");
     cell(row, index === 0 ? "" : bar(move.loss, 0, worst, "loss"));
     body.appendChild(row);
   });
@@ -475,7 +475,7 @@ function choiceTable(player) {
     const row = document.createElement("tr");
     cell(row, choice.choice ?? choice.move);
     cell(row, choice.value.toFixed(4), "number");
-    cell(row, choice.loss ? (-choice.loss).toFixed(4) : "", "number loss");
+    cell(row, choice.loss ? choice.loss.toFixed(4) : "", "number loss");
     cell(row, (100 * choice.probability).toFixed(1) + "%", "number");
     cell(row, bar(choice.probability, 0, 1, "value"));
     body.appendChild(row);

@@ -65,7 +65,8 @@ class Rolldown(RolldownRules, Game):
         RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
                    low=1, high=10**9),
         RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: fitted to exact "
-                   "endgame values (fitted) or the hand-made one (heuristic)", choices=EVALUATIONS),
+                   "endgame values (fitted), the value network learned from the tables (network) or the hand-made one "
+                   "(heuristic)", choices=EVALUATIONS),
         RuleOption("horizon", "choice", "round", "with objective=match: the game ends with the round, valued by the "
                    "match equity tables (round), or plays every round to the match's end (match)", choices=HORIZONS),
     )
@@ -81,9 +82,13 @@ class Rolldown(RolldownRules, Game):
         if evaluation not in EVALUATIONS:
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation
-        # the fitted model's data file is read (and checked) now, so a damaged one is one line up front
+        # the fitted model's (or the network's) data file is read and checked now: a damaged one is one line up front
         if estimate is None and evaluation == "fitted":
             estimate = load_model().estimate
+        elif estimate is None and evaluation == "network":
+            from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
+
+            estimate = load_network().estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
@@ -161,8 +166,8 @@ class Rolldown(RolldownRules, Game):
         return EndgameStudy(self.ace)
 
     def strategies(self) -> tuple:
-        """``fitted:depth=N`` and ``heuristic:depth=N``: the depth-N search with that leaf evaluation
-        whatever ``--rule evaluation`` says, so one duel can set the two against each other."""
+        """``fitted:depth=N``, ``heuristic:depth=N`` and ``network:depth=N``: the depth-N search with that leaf
+        evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other."""
         return evaluation_kinds(self)
 
 
