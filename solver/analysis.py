@@ -279,6 +279,8 @@ def analyse(
     deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
     searcher = searcher or turn_searcher(game, seed=seed)
     kind = getattr(searcher, "search_kind", None)
+    if exact is None and isinstance(searcher, Searcher):  # a compiled search compiles (or loads) before the clock starts
+        searcher.compiled_for(deals.states[0])
     started = time.perf_counter()
 
     def answer(results: list[SearchResult]) -> Analysis:

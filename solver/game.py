@@ -380,6 +380,15 @@ class Game(ABC):
         (a probe for the search, ``None`` while nothing is stored) and ``exact_result(state)``."""
         return None
 
+    def compiled_search(self, *, cache_slots: int, star2: bool, history: bool, chance_samples: int, seed: int):
+        """A compiled search for :class:`dicetree.solver.search.Searcher` to run where it applies, or
+        ``None`` (the default: the Python search answers). It offers ``declines(state)`` (why it cannot
+        search ``state``, '' when it can), ``begin(state)``, ``iteration(actions, depth, deadline)``
+        (player 0's value of each root move, and whether the search was exact), ``evaluate(state)``
+        (player 0's leaf value, as ``evaluate(state, 0)``), ``nodes``, ``sampled``, ``chance_note()`` and ``table`` (its transposition table, with the
+        :class:`dicetree.cache.transposition.TranspositionTable` methods the searcher uses at the root)."""
+        return None
+
     def board(self, state: State) -> Board | None:
         """``state`` drawn: a :class:`dicetree.solver.board.Board` (dice with their faces, cards, scores,
         whose turn) that the explorer and notebooks render. The default, ``None``: no drawing (the

@@ -15,6 +15,8 @@ no delegation), and notation, evaluation, hidden hands and the hooks delegated t
 from __future__ import annotations
 
 import random
+import sys
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,7 @@ from dicetree.solver.games.rolldown.evaluation import evaluate as evaluate_posit
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.hands import possible_hands
 from dicetree.solver.games.rolldown.notation import action_name, format_position, notation_help, parse_position
+from dicetree.solver.games.rolldown.network_kernel import DEFAULT_CLIP
 from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
@@ -82,13 +85,15 @@ class Rolldown(RolldownRules, Game):
         if evaluation not in EVALUATIONS:
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation
+        self._custom_estimate = estimate is not None  # the compiled search knows the rules' estimates only
         # the fitted model's (or the network's) data file is read and checked now: a damaged one is one line up front
         if estimate is None and evaluation == "fitted":
             estimate = load_model().estimate
         elif estimate is None and evaluation == "network":
             from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
 
-            estimate = load_network().estimate
+            self._network = load_network()
+            estimate = self._network.estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
@@ -160,6 +165,33 @@ class Rolldown(RolldownRules, Game):
 
         return Tablebase(TableStore(tables_dir), ace=self.ace)
 
+    def compiled_search(self, *, cache_slots: int, star2: bool, history: bool, chance_samples: int, seed: int):
+        """The compiled search (:mod:`dicetree.solver.games.rolldown.compiled_search`), or None where it
+        cannot stand in for the Python one: an estimate given by the caller, numba missing or failing
+        (said once on stderr, never a traceback)."""
+        if self._custom_estimate:
+            return None
+        started = time.perf_counter()
+        try:
+            from dicetree.solver.games.rolldown.compiled_search import CompiledSearch, warm_up
+
+            warm_up(self, started)
+            network = getattr(self, "_network", None)  # the value network's arrays, read by the compiled search
+            engine = CompiledSearch(self, cache_slots=cache_slots, star2=star2, history=history,
+                                    chance_samples=chance_samples, seed=seed,
+                                    network=None if network is None else (network.sizes, network.params),
+                                    clip=DEFAULT_CLIP if network is None else network.clip)
+        except ModuleNotFoundError as error:
+            if error.name != "numba":
+                raise
+            _say_once("dicetree: the compiled search needs numba (pip install numba): searching in Python")
+            return None
+        except Exception as error:  # noqa: BLE001 - numba's own errors: the Python search answers instead
+            _say_once(f"dicetree: the compiled search failed ({type(error).__name__}: {str(error).splitlines()[0]}): "
+                      "searching in Python")
+            return None
+        return engine
+
     def study(self) -> EndgameStudy:
         from dicetree.solver.games.rolldown.study import EndgameStudy
 
@@ -169,6 +201,16 @@ class Rolldown(RolldownRules, Game):
         """``fitted:depth=N``, ``heuristic:depth=N`` and ``network:depth=N``: the depth-N search with that leaf
         evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other."""
         return evaluation_kinds(self)
+
+
+_said: set[str] = set()
+
+
+def _say_once(line: str) -> None:
+    """One line on stderr, once a process."""
+    if line not in _said:
+        _said.add(line)
+        print(line, file=sys.stderr)
 
 
 def evaluation_kinds(game: Rolldown) -> tuple[StrategyKind, ...]:
