@@ -363,7 +363,7 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=method,
-        value_meaning=search_meaning(game, search),
+        value_meaning=search_meaning(game, search, game.describe_answer(state, all(r.exact for r in results))),
         exact=all(r.exact for r in results),
         hidden=deals.description,
         notes=sorted(notes),

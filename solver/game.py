@@ -325,6 +325,11 @@ class Game(ABC):
         """What a value means, for output (e.g. 'probability that the mover wins the round')."""
         return "value for the player to move"
 
+    def describe_answer(self, state: State, exact: bool) -> str:
+        """What the values of an answer at ``state`` mean, ``exact`` or searched (a game whose values
+        mean something else at some positions, or when exact, says so here; default :meth:`describe_value`)."""
+        return self.describe_value()
+
     # ----- standard hooks -----------------------------------------------------------------------
     def new_game(self, rng: random.Random) -> State:
         """A fresh start of a game (or a match, where the game has them), drawn with ``rng``: the

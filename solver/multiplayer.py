@@ -72,17 +72,19 @@ def turn_searcher(game: Game, search: str | None = None, **options: Any):
     return Searcher(game, **options)
 
 
-def meaning(game: Game, search: str | None = None) -> str:
-    """What a searched value means in ``game`` as configured (the reduction named beyond two players)."""
+def meaning(game: Game, search: str | None = None, own: str | None = None) -> str:
+    """What a searched value means in ``game`` as configured (the reduction named beyond two players);
+    ``own`` is the game's meaning of this answer (its ``describe_answer``), else ``describe_value``."""
+    own = own or game.describe_value()
     if game.num_players <= 2:
-        return game.describe_value()
+        return own
     if uses_maxn(game, search):
         from dicetree.solver.maxn import meaning as maxn_meaning
 
-        return f"{game.describe_value()}; {maxn_meaning(game)}"
+        return f"{own}; {maxn_meaning(game)}"
     from dicetree.solver.paranoid import meaning as paranoid_meaning
 
-    return f"{game.describe_value()}; {paranoid_meaning(game)}"
+    return f"{own}; {paranoid_meaning(game)}"
 
 
 __all__ = ["DEFAULT_SEARCH", "SEARCHES", "SEARCH_HELP", "check_search", "meaning", "turn_searcher", "uses_maxn"]

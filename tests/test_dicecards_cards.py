@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
 from dicetree.solver.game import PositionError
+from dicetree.solver.games import load_game
+from dicetree.solver.games.dicecards import library as library_module
+from dicetree.solver.games.dicecards.game import DiceCards
 from dicetree.solver.games.dicecards.cards import Card, CardError, Need, Slot, parse_need, price
 from dicetree.solver.games.dicecards.library import (
     BingoCard, CellsCard, CardLibrary, PolyominoCard, PyramidCard, SudokuCard, load_library, parse_library,
+    register_kind,
 )
 
 LIBRARY = load_library()
@@ -52,6 +58,14 @@ def test_the_library_has_the_named_cards_and_each_states_its_source():
             "Reverse Pyramid", "Polyomino Rows"} <= names
     assert all(card.source and card.assumed for card in LIBRARY.cards)
     assert LIBRARY.assumed
+
+
+def test_every_card_faq_source_gives_its_address_and_the_date_read():
+    faq = [card for card in LIBRARY.cards if "Card FAQ" in card.source]
+    assert len(faq) == 6
+    for card in faq:
+        assert "Card FAQ (https://cardlords.com/index.php/dice-cards-card-faq, read 2026-12-05, card " in card.source
+    assert all("Card FAQ" in card.source or "shared/rules/dice-cards.txt" in card.source for card in LIBRARY.cards)
 
 
 def test_solitaire_takes_a_die_of_its_colour_never_the_total():
@@ -177,11 +191,92 @@ class OneBox(Card):
         return card
 
 
-def test_a_plug_in_card_joins_the_library_and_a_cards_file():
+def test_a_plug_in_card_joins_the_library_and_a_registered_kind_a_cards_file(monkeypatch):
     library = LIBRARY.with_cards(OneBox("One Box", "ONE"))
     assert library["ONE"].max_points() == 1
-    data = {"cards": [{"kind": f"{__name__}:OneBox", "name": "One Box", "code": "ONE"}]}
+    data = {"cards": [{"kind": "one-box", "name": "One Box", "code": "ONE"}]}
+    with pytest.raises(CardError, match="unknown kind 'one-box'"):
+        parse_library(data, "mine.json")
+    monkeypatch.setattr(library_module, "KINDS", dict(library_module.KINDS))
+    register_kind(OneBox)
     assert parse_library(data, "mine.json")["ONE"].slots(0)[0].need == Need("B", 6)
+    with pytest.raises(CardError, match="the kind 'cells' is built in"):
+        register_kind(type("MyCells", (CellsCard,), {}))
+
+
+PROBE = """
+from pathlib import Path
+Path({marker!r}).write_text("imported")
+from dicetree.solver.games.dicecards.cards import Card, Need, Slot
+from dicetree.solver.games.dicecards.library import register_kind
+
+@register_kind
+class Sixes(Card):
+    kind = "sixes"
+    @classmethod
+    def from_entry(cls, entry):
+        return cls(**entry.common())
+    def start(self): return 0
+    def slots(self, marks): return (Slot("T12", Need("T", 12), marks + 1),) if marks < 2 else ()
+    def raw_points(self, marks): return 3 * marks
+    def is_complete(self, marks): return marks == 2
+    def rolls_used(self, marks): return marks
+    def format_marks(self, marks): return str(marks)
+    def parse_marks(self, text): return self.whole_marks(text, 0, 2)
+"""
+
+
+def _probe_module(tmp_path, monkeypatch, name: str) -> Path:
+    """A module on the path that leaves a marker file when it is imported, and registers the kind 'sixes'."""
+    marker = tmp_path / f"{name}.imported"
+    (tmp_path / f"{name}.py").write_text(PROBE.format(marker=str(marker)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(library_module, "KINDS", dict(library_module.KINDS))
+    return marker
+
+
+def test_a_cards_file_naming_a_module_is_one_line_and_imports_nothing(tmp_path, monkeypatch):
+    marker = _probe_module(tmp_path, monkeypatch, "dicecards_probe_never")
+    path = tmp_path / "cards.json"
+    for kind in ("dicecards_probe_never:Sixes", "dicecards_probe_never", "os:system"):
+        path.write_text(json.dumps({"cards": [{"kind": kind, "name": "Sixes", "code": "SIX"}]}))
+        with pytest.raises(CardError, match=f"unknown kind '{kind}'.*never imports code") as error:
+            load_library(path)
+        assert "\n" not in str(error.value)
+    assert "dicecards_probe_never" not in sys.modules and not marker.exists()
+
+
+def test_card_code_comes_in_by_the_card_kinds_option(tmp_path, monkeypatch):
+    marker = _probe_module(tmp_path, monkeypatch, "dicecards_probe_kinds")
+    monkeypatch.delitem(sys.modules, "dicecards_probe_kinds", raising=False)
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps({"cards": [{"kind": "sixes", "name": "Sixes", "code": "SIX"}]}))
+    game = DiceCards(cards=str(path), card_kinds="dicecards_probe_kinds")
+    assert marker.exists() and game.library["SIX"].max_points() == 6
+    assert load_game("dicecards", cards=str(path), card_kinds="dicecards_probe_kinds").library["SIX"].kind == "sixes"
+    with pytest.raises(CardError, match="^card_kinds: cannot import 'no_such_module_here'"):
+        DiceCards(card_kinds="no_such_module_here")
+    with pytest.raises(CardError, match="is not a Python module name"):
+        DiceCards(card_kinds="os:system")
+    with pytest.raises(CardError, match="registers no card kind"):
+        DiceCards(card_kinds="json")
+
+
+def test_a_cells_card_may_repeat_a_number():
+    card = CellsCard("Sevens", "SEV", ["T7 T7", "T7 B1"], points=[2, 3])
+    assert card.texts == ("T7", "T7.2", "T7.3", "B1")
+    assert labels(card, "-") == ["T7", "T7.3", "B1"]  # the twin T7.2 waits for T7: one state per set of marks
+    assert labels(card, "T7") == ["T7.2", "T7.3", "B1"]
+    assert card.score(card.parse_marks("T7,T7.2")) == 2 and card.score(card.parse_marks("T7.3,B1")) == 3
+    assert card.parse_marks("t7,T7.2") == 0b11
+    assert sum(1 for _ in card.reachable()) == 12  # (0, 1 or 2 of the first group) x (each of the second's 4)
+    for text, message in (("T7.2", "marks T7.2 before T7"), ("T7.9", "names no cell"), ("T7.1", "names no cell"),
+                          ("T7,T7", "marks T7 twice")):
+        with pytest.raises(PositionError, match=message):
+            card.parse_marks(text)
+    game = DiceCards(cards=LIBRARY.with_cards(card))
+    state = game.parse("SEV=T7 t0 1/50 B3R4")
+    assert [game.action_name(state, a) for a in game.legal_actions(state)] == ["SEV:T7.2", "SEV:T7.3"]
 
 
 def test_a_cells_card_of_ones_own_needs_no_code():
@@ -213,7 +308,7 @@ def _entry(**changes):
     ([{"kind": "sudoku", "name": "S", "code": "S", "need": [1, 1, 1], "points": 3}], "need has 3 numbers"),
     ([{"kind": "pyramid", "name": "P", "code": "P", "rows": [1, 13], "points": [1, 1]}], "rows are 1 to 12 boxes"),
     ([{"kind": "cells", "name": "C", "code": "C", "groups": ["B6"], "points": [1]}, "x"], "card 2 .* a JSON object"),
-    ([{"kind": "no.such.module:Card", "name": "C", "code": "C"}], "cannot load the card kind"),
+    ([{"kind": "no.such.module:Card", "name": "C", "code": "C"}], "unknown kind 'no.such.module:Card'"),
 ])
 def test_impossible_card_files_are_one_line(cards, message):
     with pytest.raises(CardError, match=message) as error:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import itertools
+import random
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +13,8 @@ from click.testing import CliRunner
 from dicetree.cli.main import main
 from dicetree.solver.game import GameError
 from dicetree.solver.games.dicecards import DiceCards
+from dicetree.solver.games.dicecards.deal import deal_from_box
+from dicetree.solver.games.dicecards.library import CellsCard, load_library
 from dicetree.solver.games.dicecards.study import KeepSixStudy, dice_of, parse_deal
 
 DEAL = "SOL,SUD,BB,BG,HOP,DBL,YY"
@@ -70,14 +74,43 @@ def test_every_card_not_kept_in_the_best_choice_has_no_points_there(tmp_path):
     assert sum(1 for line in lines if line[:3].strip().isdigit()) == 7
 
 
-def test_deals_by_seed_are_nine_different_cards():
+def test_deals_by_seed_are_nine_different_cards_drawn_from_the_box():
     game = DiceCards()
     study = KeepSixStudy(game)
     assert len(list(itertools.combinations(range(9), 6))) == 84
+    assert sorted(card.code for card in study.deal(None, 5)) == sorted(game.library.by_code)  # the nine there are
+    assert parse_deal("all", game.library) == list(game.library.cards)
     with pytest.raises(GameError, match="a deal of 5 cards: give 6 to 12"):
         parse_deal("SOL,SUD,BB,BG,HOP", game.library)
     assert study.command({"seed": 2, "games": 10, "output": "x"}, []) == \
         "dicetree study dicecards --seed 2 --games 10 -o x"
+
+
+def test_the_box_gives_different_cards_and_sets_a_copy_already_held_aside():
+    twelve = [CellsCard(f"C{i}", f"C{i}", ["B6"], points=[1]) for i in range(12)]
+    for seed in range(20):
+        hands = deal_from_box(twelve, random.Random(seed), players=2)
+        assert all(len({card.code for card in hand}) == 9 for hand in hands)
+        counts = Counter(card.code for hand in hands for card in hand)
+        assert max(counts.values()) <= 2 and sum(counts.values()) == 18
+    draws = Counter(tuple(sorted(c.code for c in deal_from_box(twelve, random.Random(seed))[0])) for seed in range(60))
+    assert len(draws) > 20  # a real draw: the deals differ
+    with pytest.raises(GameError, match="holds too few for 3 players"):
+        deal_from_box(twelve, random.Random(1), players=3)
+
+
+def test_several_deals_are_studied_each_in_its_folder_and_summed_up(tmp_path):
+    cards = load_library().with_cards(*(CellsCard(f"Extra {i}", f"X{i}", [f"T{i + 2}"], points=[2]) for i in range(3)))
+    game = DiceCards(rolls=3, cards=cards)
+    values = {"seed": 4, "deals": 2, "games": 2, "output": str(tmp_path / "deals"), "tables_dir": str(tmp_path / "t")}
+    lines = KeepSixStudy(game).run(values)
+    assert (tmp_path / "deals" / "deal-4" / "choices.csv").exists() and (tmp_path / "deals" / "deal-5" / "README.md").exists()
+    assert "--seed 4 --deals 2 --games 2" in (tmp_path / "deals" / "README.md").read_text()
+    assert sum(1 for line in lines if line.strip().startswith(("4 ", "5 "))) == 2
+    with pytest.raises(GameError, match="without --deal"):
+        KeepSixStudy(game).run({**values, "deal": DEAL})
+    with pytest.raises(GameError, match="--deal all: the library has 13 cards, 1,716 choices"):
+        parse_deal("all", load_library().with_cards(*(CellsCard(f"E{i}", f"E{i}", ["B6"], points=[1]) for i in range(4))))
 
 
 @pytest.mark.parametrize("args, line", [

@@ -53,7 +53,9 @@ def test_small_hands_are_solved_whole_for_best_exact(tmp_path):
     assert probe(game.parse("HOP=1,2 DBL=- t0 2/50 B3R3")) == pytest.approx(result.value)
     assert probe(game.parse("HOP=1,2 DBL=- t0 2/50 roll")) is None  # chance nodes are not probed
     answer = tables.answer(game.parse("HOP=1,2 DBL=- t0 2/50 B3R3"))
-    assert answer["moves"][0]["move"] == "DBL:3-3" and "exact expected final score" in tables.describe_answer(answer)
+    text = tables.describe_answer(answer)
+    assert answer["moves"][0]["move"] == "DBL:3-3" and "of the 2 cards held and their tickets, exact" in text
+    assert "six cards" not in text and "rollouts" not in text
     with pytest.raises(GameError, match="without --exact the search answers"):
         tables.exact_result(game.parse(game.example_position()))
 
@@ -111,3 +113,25 @@ def test_notation_and_rules_are_documented():
     assert result.exit_code == 0 and "t<tickets>" in result.output and "Reverse Pyramid" in result.output
     result = run("rules", "dicecards")
     assert result.exit_code == 0 and "objective" in result.output and "may_pass" in result.output
+
+
+def test_exact_is_within_reach_by_the_states_from_the_marks(tmp_path):
+    """Solitaire (4,096 states from empty) with Doubles (64) is too big to solve whole from empty cards,
+    but two Solitaire boxes marked leave 1,024 x 64: the hint appears, and the search's probes use it."""
+    game = DiceCards()
+    tables = game.exact_provider(str(tmp_path))
+    marked = game.parse("SOL=B6,R5 DBL=- t0 35/50 B4R4")
+    assert tables.hand_size(game.parse("SOL=- DBL=- t0 35/50 B4R4")) is None
+    assert tables.hand_size(marked) == 1024 * 64
+    assert tables.within_reach(marked) == "the hand has 65,536 states from its marks: `--exact` solves it"
+    assert tables.within_reach(game.parse(game.example_position())) == ""
+    assert tables.oracle()(marked) == pytest.approx(tables.exact_result(marked).value)
+
+
+def test_answers_say_what_their_values_are(tmp_path):
+    game = DiceCards()
+    one = game.parse("DBL=- t0 0/50 B3R3")
+    assert game.describe_answer(one, exact=True).startswith("expected final score of the 1 card held and its tickets, exact")
+    six = game.parse(game.example_position())
+    assert "6 cards held" in game.describe_answer(six, exact=False) and "approximation" in game.describe_answer(six, False)
+    assert "at least 90" in DiceCards(objective="rank").describe_answer(one, exact=True)

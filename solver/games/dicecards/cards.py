@@ -52,7 +52,10 @@ cards file. Lucky Sevens here marks up to three totals of 7, 2 points each::
     ((Slot(label='7', need=Need(kind='T', first=7, second=0), after=1),), 6)
 
 Give it to the game with the library: ``DiceCards(cards=load_library().with_cards(card))``
-(see :mod:`dicetree.solver.games.dicecards.game`).
+(see :mod:`dicetree.solver.games.dicecards.game`). To name it in a cards file instead, give the class
+a ``from_entry`` classmethod and register its kind in its module
+(:func:`~dicetree.solver.games.dicecards.library.register_kind`), then run with
+``--rule card_kinds=MODULE``: a cards file itself never imports code.
 """
 
 from __future__ import annotations
@@ -245,19 +248,10 @@ class Card(ABC, Generic[Marks]):
     def reachable(self, limit: int = 1_000_000) -> Iterator[Marks]:
         """Every state the card can reach from :meth:`start` (breadth first); :class:`CardError`
         beyond ``limit`` states."""
-        first = self.start()
-        seen = {first}
-        queue = deque([first])
-        while queue:
-            marks = queue.popleft()
+        for count, marks in enumerate(card_states_from(self, self.start(), limit + 1)):
+            if count == limit:
+                raise CardError(f"card '{self.name}' has more than {limit:,} states")
             yield marks
-            for slot in self.open_slots(marks):
-                after = cast(Marks, slot.after)  # a slot leads to another state of this card
-                if after not in seen:
-                    if len(seen) >= limit:
-                        raise CardError(f"card '{self.name}' has more than {limit:,} states")
-                    seen.add(after)
-                    queue.append(after)
 
     def max_points(self) -> int:
         """The most the card can score (over every state it can reach; remembered)."""
@@ -287,3 +281,17 @@ class Card(ABC, Generic[Marks]):
         if not (text.isdigit() and text.isascii() and (text == "0" or text[0] != "0")) or not low <= int(text) <= high:
             raise self.marks_error(text, f"must be a whole number {low}..{high}")
         return int(text)
+
+
+def card_states_from(card: Card[Marks], marks: Marks, most: int) -> Iterator[Marks]:
+    """The states ``card`` can reach from ``marks`` (itself first, breadth first), at most ``most`` of them."""
+    seen = {marks}
+    queue = deque([marks])
+    while queue:
+        state = queue.popleft()
+        yield state
+        for slot in card.open_slots(state):
+            after = cast(Marks, slot.after)  # a slot leads to another state of this card
+            if after not in seen and len(seen) < most:
+                seen.add(after)
+                queue.append(after)

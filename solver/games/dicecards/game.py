@@ -25,7 +25,15 @@ Readings where the text is silent
    roll on their own cards, in seat order (a record changes nothing for the others, so the order
    only lets a later player see an earlier one's record of the same roll); the highest final
    score wins, then the most unused tickets, else the win is shared (``objective=win``, the
-   default for several players, is the chance of that).
+   default for several players, is the chance of that). The rule text has everyone record at
+   once; the seat order is a simplification whose information edge under ``objective=win`` is
+   measured exactly on small two-player games (``research/dicecards_simultaneous.py``,
+   ``results/dicecards/simultaneous.md``): nothing (0 of a win) in every game of one or two
+   small cards each, where each roll's game has a pure equilibrium; 0.0042 of a win (0.73292 at
+   once, 0.72871 in turn) to the later seat in a late Solitaire race of 6 rolls where a double 6
+   leaves a choice best made at random (like matching pennies), 0.0013 over 12 rolls. Where the seat
+   order matters the earlier seat's values are slightly pessimistic and the later seat's slightly
+   optimistic; with ``objective=score`` it never matters.
 2. **Rolls.** The Black and the Red die are told apart: 36 equally likely outcomes a roll;
    ``rolls`` (default 50) rolls a game.
 3. **A record** is one number on one card (a die, or the total, as the card's box takes it); a
@@ -64,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, GameType, IllegalMoveError, ValueBounds
 from dicetree.solver.games.dicecards.board import board as draw_board
 from dicetree.solver.games.dicecards.cards import Card
-from dicetree.solver.games.dicecards.library import CardLibrary, load_library
+from dicetree.solver.games.dicecards.library import CardLibrary, import_kinds, load_library
 from dicetree.solver.games.dicecards.notation import format_position, notation_help, parse_position
 from dicetree.solver.games.dicecards.rules import after_record, final_score, record_name, records
 from dicetree.solver.games.dicecards.state import (
@@ -106,11 +114,16 @@ class DiceCards(Game):
                    "81 Expert, 70 Novice)", low=1, high=1000),
         RuleOption("rolls", "int", ROLLS, "rolls in a game", low=1, high=500),
         RuleOption("may_pass", "bool", False, "a player may lose a roll that fits a card as rolled"),
-        RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values"),
+        RuleOption("cards", "file", None, "a cards file (JSON): the cards' layouts and printed values (built in: the 9 "
+                   "of the game's 50 cards that public descriptions give, their point values assumed)"),
         RuleOption("evaluation", "choice", "cards", "a search's leaf values: cards (pieced together from exact "
                    "per-card solutions) or points (the points already held)", choices=("cards", "points")),
-        RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards", low=1,
-                   high=MAX_PLAYERS),
+        RuleOption("players", "int", 1, "players on the same rolls, each on their own six cards, recording in seat "
+                   "order (the rules have them record at once: results/dicecards/simultaneous.md measures the "
+                   "difference)", low=1, high=MAX_PLAYERS),
+        RuleOption("card_kinds", "text", None, "Python modules (comma-separated, on the Python path) that register "
+                   "card kinds of your own, imported before the cards file is read (a cards file itself never "
+                   "imports code)"),
     )
     num_players = 1
     default_depth = 1
@@ -118,7 +131,8 @@ class DiceCards(Game):
     record further): a second record deep costs about a hundred times as much (benchmarks/dicecards_best.py)."""
 
     def __init__(self, objective: str | None = None, target: int = 90, rolls: int = ROLLS, may_pass: bool = False,
-                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards", players: int = 1) -> None:
+                 cards: str | Path | CardLibrary | None = None, evaluation: str = "cards", players: int = 1,
+                 card_kinds: str | None = None) -> None:
         self.players = self.num_players = self.rule_options[6].parse(players)
         self.objective = self.rule_options[0].parse(objective) or ("score" if self.players == 1 else "win")
         if self.objective == "win" and self.players == 1:
@@ -129,6 +143,9 @@ class DiceCards(Game):
         self.rolls = self.rule_options[2].parse(rolls)
         self.may_pass = self.rule_options[3].parse(may_pass)
         self.evaluation = self.rule_options[5].parse(evaluation)
+        self.card_kinds = self.rule_options[7].parse(card_kinds) or None
+        if self.card_kinds:  # the explicit route for card code: before the (data-only) cards file is read
+            import_kinds(self.card_kinds)
         self.cards = cards
         self.library = cards if isinstance(cards, CardLibrary) else load_library(cards)
         best = sorted(((c.max_points(), c.max_tickets()) for c in self.library.cards), reverse=True)[:HAND]
@@ -141,7 +158,8 @@ class DiceCards(Game):
 
     def __repr__(self) -> str:
         cards = "" if self.cards is None else f", cards={shorten(str(self.cards))!r}"
-        players = f", players={self.players}" if self.players > 1 else ""
+        players = (f", players={self.players}" if self.players > 1 else "") + (
+            f", card_kinds={self.card_kinds!r}" if self.card_kinds else "")
         return (f"DiceCards(objective={self.objective!r}, target={self.target}, rolls={self.rolls}, "
                 f"may_pass={self.may_pass}, evaluation={self.evaluation!r}{cards}{players})")
 
@@ -251,6 +269,29 @@ class DiceCards(Game):
             return "expected final score (of six cards: under the approximation's policy, estimated by rollouts)"
         return "expected final score"
 
+    def describe_answer(self, state: DiceCardsState, exact: bool) -> str:
+        """What an answer's values at ``state`` are: exact values are the best play's, to the end, of the
+        cards held (however many); searched ones rest on the leaf evaluation.
+
+        >>> game = DiceCards()
+        >>> game.describe_answer(game.parse("DBL=- t0 0/50 B3R3"), exact=True)
+        'expected final score of the 1 card held and its tickets, exact: the best play to the end (backward induction)'
+        """
+        if self.objective == "win":
+            return self.describe_value()
+        cards = len(state.cards)
+        held = f"of the {cards} card{'s' if cards != 1 else ''} held and {'its' if cards == 1 else 'their'} tickets"
+        if self.objective == "rank":
+            what = f"probability of a final score of at least {self.target} {held}"
+        else:
+            what = f"expected final score {held}"
+        if exact:
+            return f"{what}, exact: the best play to the end (backward induction)"
+        if self.evaluation == "points":
+            return f"{what}, estimated: the points already held at the search's leaves"
+        return (f"{what}, estimated: the search's leaves valued by the approximation (exact per-card solutions "
+                "pieced together, corrected by rollouts of its policy)")
+
     def new_game(self, rng: random.Random) -> DiceCardsState:
         """Six different cards for each player, dealt from a box of :data:`COPIES` of each card (a deal
         that leaves a later player fewer than six different cards is dealt again)."""
@@ -301,5 +342,6 @@ class DiceCards(Game):
 
     def options(self) -> dict[str, Any]:
         return {"objective": self.objective, "target": self.target, "rolls": self.rolls, "may_pass": self.may_pass,
-                "cards": self.cards, "evaluation": self.evaluation, "players": self.players}
+                "cards": self.cards, "evaluation": self.evaluation, "players": self.players,
+                "card_kinds": self.card_kinds}
 

@@ -4,7 +4,10 @@ A cards file (JSON; the default is ``cards.json`` next to this module, ``--rule 
 another) lists cards; each entry names its ``kind`` (a :class:`~dicetree.solver.games.dicecards.cards.Card`
 subclass) and gives what the printed card shows: its layout and its point values. The printed
 values are not public, so **every number in the default file is an assumption** a user may edit;
-the file is validated when it is read, and an impossible card is one line::
+the file is validated when it is read, and an impossible card is one line. The built-in file holds
+9 of the game's 50 cards: every card a public description we could read gives (the publisher's
+card FAQ and the rulebook, each card's ``source`` with its address and the date read; the search
+and its sources: ``results/dicecards/README.md``)::
 
     {"about": "...",
      "cards": [
@@ -34,9 +37,14 @@ Keys every entry may have: ``kind``, ``name``, ``code`` (required), ``all_or_not
 * ``polyomino`` — ``columns``: each column's need (default ``D1`` .. ``D6``); ``points[k]`` when
   row k (bottom first) is full, so as many rows as points; a brick falls to the bottom of its column.
 
-A kind of your own: subclass :class:`~dicetree.solver.games.dicecards.cards.Card`, give it ``kind`` and a
-``from_entry`` classmethod, and call :func:`register_kind`; or name it in a cards file as
-``"kind": "module:Class"`` (the module is imported: it must be on the Python path).
+**A cards file is data: it never imports code.** Its ``kind`` names one of the registered kinds
+(:data:`KINDS`: the built-in ones above, and those registered by code); anything else, a
+``module:Class`` included, is one line and nothing is imported. A kind of your own written in
+Python comes in by an explicit route: subclass :class:`~dicetree.solver.games.dicecards.cards.Card`,
+give it ``kind`` and a ``from_entry`` classmethod, and call :func:`register_kind` in your module;
+then either import that module yourself before loading a cards file (Python), or name it on the
+command line with the rule option ``card_kinds`` (``--rule card_kinds=mymodule``: the module, on the
+Python path, is imported before the cards file is read; :func:`import_kinds`).
 
 >>> library = load_library()
 >>> [card.code for card in library.cards]
@@ -157,18 +165,34 @@ def _needs(texts: Iterable[str], what: str) -> tuple[Need, ...]:
 
 # ----- cards whose state is a set of marked cells (a bit mask) ----------------------------------------------------
 class MaskCard(Card[int]):
-    """A card of distinct cells, each taking one need; its state is the bit mask of marked cells."""
+    """A card of cells, each taking one need; its state is the bit mask of marked cells.
 
-    def __init__(self, name: str, code: str, cells: Sequence[Need], **common: Any) -> None:
+    Where the kind allows it (:attr:`repeats`) a number may stand in several cells: the first is
+    named by its number, the k-th by ``number.k`` (``T7``, ``T7.2``), and twins (the same number in
+    the same ``twins`` part of the card, where they are interchangeable) are marked first to last,
+    so that one set of marks has one state.
+    """
+
+    repeats: bool = False
+    """Whether a number may stand in more than one cell."""
+
+    def __init__(self, name: str, code: str, cells: Sequence[Need], twins: Sequence[int] | None = None,
+                 **common: Any) -> None:
         super().__init__(name, code, **common)
         self.cells = tuple(cells)
-        texts = [need_text(need) for need in self.cells]
-        repeated = next((text for text in texts if texts.count(text) > 1), None)
-        if repeated is not None:
-            raise CardError(f"card '{self.name}': cell {repeated} appears twice (cells are told apart by their number)")
         if not self.cells:
             raise CardError(f"card '{self.name}' has no cells")
-        self.texts = tuple(texts)
+        texts = [need_text(need) for need in self.cells]
+        repeated = next((text for text in texts if texts.count(text) > 1), None)
+        if repeated is not None and not self.repeats:
+            raise CardError(f"card '{self.name}': cell {repeated} appears twice (cells are told apart by their number)")
+        self.texts = tuple(text if i == texts.index(text) else f"{text}.{texts[:i + 1].count(text)}"
+                           for i, text in enumerate(texts))
+        parts = tuple(twins) if twins is not None else (0,) * len(self.cells)
+        # the cell each cell waits for: the previous one of the same number in the same part, as a bit
+        # (0: none); derived, so private: a card's fingerprint, and so its stored tables, stay as they were
+        self._waits_for = tuple(next((1 << j for j in range(i - 1, -1, -1) if texts[j] == texts[i] and parts[j] == parts[i]),
+                                     0) for i in range(len(texts)))
         self.full = (1 << len(self.cells)) - 1
 
     def start(self) -> int:
@@ -178,7 +202,8 @@ class MaskCard(Card[int]):
         free = [i for i in range(len(self.cells)) if not marks >> i & 1]
         if self.in_order:
             free = free[:1]
-        return tuple(Slot(self.texts[i], self.cells[i], marks | 1 << i) for i in free)
+        return tuple(Slot(self.texts[i], self.cells[i], marks | 1 << i) for i in free
+                     if marks & self._waits_for[i] == self._waits_for[i])
 
     def is_complete(self, marks: int) -> bool:
         return marks == self.full
@@ -194,16 +219,34 @@ class MaskCard(Card[int]):
             return 0
         marks = 0
         for word in text.split(","):
-            try:
-                index = self.texts.index(need_text(parse_need(word)))
-            except (CardError, ValueError):
-                raise self.marks_error(text, f"names no cell of the card (its cells: {', '.join(self.texts)})") from None
+            index = self._cell_index(word)
+            if index is None:
+                raise self.marks_error(text, f"names no cell of the card (its cells: {', '.join(self.texts)})")
             if marks >> index & 1:
                 raise self.marks_error(text, f"marks {self.texts[index]} twice")
             marks |= 1 << index
         if self.in_order and marks & (marks + 1):
             raise self.marks_error(text, f"skips a cell: the card is filled in order ({', '.join(self.texts)})")
+        early = next((i for i in range(len(self.cells)) if marks >> i & 1
+                      and marks & self._waits_for[i] != self._waits_for[i]), None)
+        if early is not None:
+            waited = self.texts[self._waits_for[early].bit_length() - 1]
+            raise self.marks_error(text, f"marks {self.texts[early]} before {waited} "
+                                         "(the same number's cells are marked first to last)")
         return marks
+
+    def _cell_index(self, word: str) -> int | None:
+        """The cell ``word`` names (``T7``, ``7``-style numbers in any accepted spelling, ``T7.2``)."""
+        number, dot, occurrence = word.partition(".")
+        try:
+            label = need_text(parse_need(number))
+        except CardError:
+            return None
+        if dot:
+            if not (occurrence.isdigit() and occurrence.isascii() and occurrence[0] != "0" and int(occurrence) > 1):
+                return None
+            label = f"{label}.{occurrence}"
+        return self.texts.index(label) if label in self.texts else None
 
 
 class CellsCard(MaskCard):
@@ -217,19 +260,22 @@ class CellsCard(MaskCard):
 
     kind = "cells"
     supports_order = True
+    repeats = True
 
     def __init__(self, name: str, code: str, groups: Sequence[str], points: Sequence[int],
                  tickets: Sequence[int] | None = None, bonus: int = 0, **common: Any) -> None:
         cells: list[Need] = []
+        group_of: list[int] = []
         self.group_masks: list[int] = []
-        for group in groups:
+        for number, group in enumerate(groups):
             words = str(group).split()
             if not words:
                 raise CardError(f"card '{name}': a group has no cells")
             needs = _needs(words, f"card '{name}': groups")
             self.group_masks.append(sum(1 << (len(cells) + i) for i in range(len(needs))))
             cells += needs
-        super().__init__(name, code, cells, **common)
+            group_of += [number] * len(needs)
+        super().__init__(name, code, cells, twins=group_of, **common)
         self.points = _counted(points, len(self.group_masks), self.name, "points")
         self.ticket_values = _counted(tickets or [0] * len(self.group_masks), len(self.group_masks), self.name, "tickets")
         self.bonus = _counted([bonus], 1, self.name, "bonus")[0]
@@ -566,30 +612,55 @@ KINDS: dict[str, type[Card]] = {}
 def register_kind(cls: type[Card]) -> type[Card]:
     """Make a Card subclass (with ``kind`` and ``from_entry``) available to cards files; returns it
     (so it can decorate the class)."""
+    if not (isinstance(cls, type) and issubclass(cls, Card)):
+        raise CardError(f"{shorten(repr(cls))} is not a Card subclass")
     if not cls.kind or not hasattr(cls, "from_entry"):
         raise CardError(f"{cls.__name__} needs a kind name and a from_entry classmethod to be read from a cards file")
+    if cls.kind in BUILT_IN_KINDS and BUILT_IN_KINDS[cls.kind] is not cls:
+        raise CardError(f"{cls.__name__}: the kind '{cls.kind}' is built in (give yours another name)")
     KINDS[cls.kind] = cls
     return cls
 
 
-for _kind in (CellsCard, BingoCard, SudokuCard, PyramidCard, PolyominoCard):
-    register_kind(_kind)
+BUILT_IN_KINDS: dict[str, type[Card]] = {cls.kind: cls for cls in (CellsCard, BingoCard, SudokuCard, PyramidCard,
+                                                                     PolyominoCard)}
+KINDS.update(BUILT_IN_KINDS)
 
 
 def kind_class(kind: str, where: str) -> type[Card]:
-    """The Card class of ``kind``: a registered name, or ``module:Class`` of a plug-in (imported)."""
-    if kind in KINDS:
-        return KINDS[kind]
-    module_name, colon, class_name = kind.partition(":")
-    if not colon:
-        raise CardError(f"{where}: unknown kind '{shorten(kind)}' (kinds: {', '.join(KINDS)}, or module:Class)")
-    try:
-        cls = getattr(import_module(module_name), class_name)
-    except (ImportError, AttributeError) as error:
-        raise CardError(f"{where}: cannot load the card kind '{shorten(kind)}': {shorten(str(error))}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Card) and hasattr(cls, "from_entry")):
-        raise CardError(f"{where}: '{shorten(kind)}' is not a Card subclass with a from_entry classmethod")
+    """The Card class a cards file's ``kind`` names: a registered kind only (a data file never imports code).
+
+    >>> kind_class("os:system", "cards file 'x.json', card 1")
+    Traceback (most recent call last):
+    ...
+    dicetree.solver.games.dicecards.cards.CardError: cards file 'x.json', card 1: unknown kind 'os:system' (kinds: cells, bingo, sudoku, pyramid, polyomino; a cards file never imports code: a kind written in Python is registered by its module, named with --rule card_kinds=MODULE)
+    """
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise CardError(f"{where}: unknown kind '{shorten(kind)}' (kinds: {', '.join(KINDS)}; a cards file never "
+                        "imports code: a kind written in Python is registered by its module, named with "
+                        "--rule card_kinds=MODULE)")
     return cls
+
+
+def import_kinds(modules: str) -> list[str]:
+    """Import the comma-separated Python ``modules`` that register card kinds of their own (the rule
+    option ``card_kinds``, the one route by which a command line brings in card code); returns the
+    kinds they added. A module that cannot be imported, or adds no kind, is one line."""
+    added: list[str] = []
+    for name in (part.strip() for part in str(modules).split(",")):
+        if not name.replace(".", "").replace("_", "").isalnum() or name.startswith(".") or name[:1].isdigit():
+            raise CardError(f"card_kinds: '{shorten(name)}' is not a Python module name")
+        before = set(KINDS)
+        try:
+            import_module(name)
+        except ImportError as error:
+            raise CardError(f"card_kinds: cannot import '{shorten(name)}': {shorten(str(error))}") from None
+        new = sorted(set(KINDS) - before)
+        if not new and not any(getattr(cls, "__module__", "") == name for cls in KINDS.values()):
+            raise CardError(f"card_kinds: the module '{shorten(name)}' registers no card kind (call register_kind)")
+        added += new
+    return added
 
 
 class CardLibrary:

@@ -11,13 +11,20 @@ do not), and what a ticket is worth (the best choice played again from one ticke
 with the games without it). Pictures: the score distributions of the best, the median and the
 worst choice, and the rank distribution of every choice, best first.
 
+The deal is drawn from the box as the rule text says (:mod:`dicetree.solver.games.dicecards.deal`:
+two copies of each card, nine different ones dealt), or given (``--deal``; ``--deal all`` is the
+alternate setup, choosing from every card of the library, where it has at most :data:`MAX_DEAL`).
+``--deals N`` studies N deals drawn with seeds ``--seed`` .. ``--seed + N - 1``, each in its own
+folder, and sums them up: each deal's best choice, and per card how often the best choice kept it.
+
 Each choice's games are one cell file (``NAME/cells/SOL-SUD-....json``) kept as soon as it is
 played; a study stopped and run again with the same options plays only the missing choices.
 
 Usage::
 
     dicetree study dicecards --seed 1 -o results/dicecards/keep-six
-    dicetree study dicecards --deal SOL,SUD,BB,BG,HOP,DBL,YY,RP,PR --games 200 -o my-study
+    dicetree study dicecards --seed 1 --deals 3 --games 40 -o results/dicecards/keep-six-deals
+    dicetree study dicecards --deal all --games 200 -o my-study
 
 >>> from dicetree.solver.games.dicecards.game import DiceCards
 >>> game = DiceCards()
@@ -42,6 +49,7 @@ from typing import Any, NamedTuple
 from dicetree.solver.figures import write_csv
 from dicetree.solver.game import GameError
 from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.deal import deal_from_box
 from dicetree.solver.games.dicecards.library import CardLibrary
 from dicetree.solver.games.dicecards.state import DEAL, FACES, HAND, RANKS, ROLL, TICKETS_PER_POINT, DiceCardsState, rank_of
 from dicetree.solver.games.dicecards.tables import fingerprint
@@ -53,9 +61,15 @@ Z95 = 1.96
 
 
 def parse_deal(text: str, library: CardLibrary) -> list[Card]:
-    """The cards of a deal written as codes or names, comma-separated; one line if any is unknown,
-    repeated, or the deal is not 6 .. :data:`MAX_DEAL` cards."""
+    """The cards of a deal written as codes or names, comma-separated, or ``all`` (the alternate setup:
+    choose from every card of the library); one line if any is unknown, repeated, or the deal is not
+    6 .. :data:`MAX_DEAL` cards."""
     by_name = {card.name.lower(): card for card in library.cards}
+    if str(text).strip().lower() == "all":
+        if len(library.cards) > MAX_DEAL:
+            raise GameError(f"--deal all: the library has {len(library.cards)} cards, {math.comb(len(library.cards), HAND):,} "
+                            f"choices of {HAND}: too many to play (give at most {MAX_DEAL} cards)")
+        return list(library.cards)
     cards: list[Card] = []
     for word in (part.strip() for part in str(text).split(",")):
         card = library.by_code.get(word.upper()) or by_name.get(word.lower())
@@ -106,9 +120,12 @@ class KeepSixStudy:
 
     title = "which 6 of a deal of 9 cards to keep: every choice played on the same dice, its score and rank"
     parameters = (
-        RuleOption("deal", "text", None, "the cards dealt, as codes or names, comma-separated (default: "
-                   f"{DEAL} drawn with --seed)"),
+        RuleOption("deal", "text", None, "the cards dealt, as codes or names, comma-separated, or 'all' (choose "
+                   f"from every card of the library); default: {DEAL} drawn from the box (two copies of each card) "
+                   "with --seed"),
         RuleOption("seed", "int", 1, "seed of the drawn deal and of the dice", low=0, high=2**31 - 1),
+        RuleOption("deals", "int", 1, "deals drawn and studied, with seeds --seed, --seed + 1, ... (each in its "
+                   "own folder FOLDER/deal-SEED, and a summary across them)", low=1, high=1000),
         RuleOption("games", "int", 60, "games of each choice (the same dice for every choice)", low=2, high=100_000),
         RuleOption("output", "folder", None, "a folder for the tables, pictures and report (made if "
                    "need be; FOLDER/cells keeps each choice's games: a stopped study, run again, resumes)"),
@@ -119,18 +136,53 @@ class KeepSixStudy:
 
     def run(self, values: Mapping[str, Any], progress=None) -> list[str]:
         game = self.game
-        seed, games = int(values.get("seed", 1)), int(values.get("games", 60))
-        if values.get("deal"):
-            deal = parse_deal(values["deal"], game.library)
-        elif len(game.library.cards) < DEAL:
-            raise GameError(f"the cards file has {len(game.library.cards)} cards: a deal is {DEAL}")
-        else:
-            deal = random.Random(seed).sample(game.library.cards, DEAL)
+        seed, games, deals = int(values.get("seed", 1)), int(values.get("games", 60)), int(values.get("deals", 1))
         output = values.get("output")
         folder = Path(str(output)) if output else None
         if folder is not None and not folder.name:
             raise GameError("--output needs a NAME (a folder for the study's files)")
+        if deals > 1 and values.get("deal"):
+            raise GameError("--deals draws the deals: give it without --deal")
         game.exact_provider(values.get("tables_dir"))  # the card solutions from the store
+        if deals == 1:
+            report, resumed = self.study_deal(self.deal(values.get("deal"), seed), seed, games, folder, progress)
+            lines = resumed + report.text()
+            if folder is not None:
+                lines += report.write(folder, self.command(values, report.deal))
+            return lines
+        reports, resumed = [], []
+        for number in range(deals):
+            part = folder / f"deal-{seed + number}" if folder is not None else None
+            report, read = self.study_deal(self.deal(None, seed + number), seed + number, games, part, progress)
+            if part is not None:
+                report.write(part, self.command({**values, "seed": seed + number, "deals": 1, "output": part},
+                                                report.deal))
+            reports.append(report)
+            resumed += read
+        lines = resumed + across_deals(reports)
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "README.md").write_text(
+                f"# Dice Cards: which 6 of {DEAL} to keep, over {deals} deals drawn from the box\n\nMade by "
+                f"`{self.command(values, [])}` (`solver/games/dicecards/study.py`). Every number depends on the "
+                "cards file's point values, which are assumptions. Each deal's own report, tables and pictures: "
+                "`deal-SEED/`.\n\n```\n" + "\n".join(lines) + "\n```\n")
+            lines = lines + [f"wrote {folder / 'README.md'} and deal-{seed}/ .. deal-{seed + deals - 1}/"]
+        return lines
+
+    def deal(self, text: str | None, seed: int) -> list[Card]:
+        """The deal: ``text`` read, else :data:`DEAL` cards drawn from the box with ``seed``."""
+        library = self.game.library
+        if text:
+            return parse_deal(text, library)
+        if len(library.cards) < DEAL:
+            raise GameError(f"the cards file has {len(library.cards)} cards: a deal is {DEAL}")
+        return deal_from_box(library.cards, random.Random(seed))[0]
+
+    def study_deal(self, deal: Sequence[Card], seed: int, games: int, folder: Path | None,
+                   progress=None) -> tuple[Report, list[str]]:
+        """Every choice of six of ``deal`` played ``games`` times on the dice of ``seed`` (cells kept in
+        ``folder``), and a line saying how many were read back from it (none when none were)."""
         choices = list(itertools.combinations(deal, HAND))
         kept = 0 if folder is None else sum(self.cell_path(folder, choice).exists() for choice in choices)
         cells = []
@@ -140,21 +192,19 @@ class KeepSixStudy:
             cells.append(self.cell(choice, seed, games, folder))
         if progress is not None:
             progress(len(choices), len(choices), "the value of a ticket")
-        report = Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, game.rolls)
-        lines = report.text()
-        if kept and folder is not None:
-            lines = [f"resumed: {kept} of {len(choices)} choices were read from {folder / 'cells'}"] + lines
-        if folder is not None:
-            lines += report.write(folder, self.command(values, deal))
-        return lines
+        report = Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, self.game.rolls)
+        if not kept or folder is None:
+            return report, []
+        return report, [f"resumed: {kept} of {len(choices)} choices were read from {folder / 'cells'}"]
 
     def command(self, values: Mapping[str, Any], deal: Sequence[Card]) -> str:
         """The command that makes this study again (for its report)."""
         rules = "".join(f" --rule {name}={value}" for name, value in self.game.options().items()
                         if name in ("rolls", "may_pass", "cards") and value not in (None, False, 50))
         dealt = f" --deal {','.join(card.code for card in deal)}" if values.get("deal") else ""
-        return (f"dicetree study dicecards{dealt} --seed {values.get('seed', 1)} --games {values.get('games', 60)}"
-                f"{rules} -o {values.get('output')}")
+        deals = f" --deals {values['deals']}" if int(values.get("deals", 1)) > 1 else ""
+        return (f"dicetree study dicecards{dealt} --seed {values.get('seed', 1)}{deals} --games "
+                f"{values.get('games', 60)}{rules} -o {values.get('output')}")
 
     def config(self, choice: Sequence[Card], seed: int, games: int, extra_tickets: int = 0) -> dict[str, Any]:
         """What a cell's games depend on (a cell file made with another is played again)."""
@@ -216,6 +266,33 @@ class KeepSixStudy:
 
 def _tupled(value):
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def across_deals(reports: Sequence[Report]) -> list[str]:
+    """What several deals' studies say together: each deal's best choice, and for each card how many
+    deals dealt it, how often the best choice kept it, and its mean kept-minus-not."""
+    lines = [f"{len(reports)} deals of {DEAL} drawn from the box (two copies of each card), each studied on its own "
+             "dice (its seed)", "", f"{'seed':>6}  {'deal':<38} {'best choice':<26} {'score':>6} {'±95%':>5}"]
+    for report in reports:
+        best = report.rows[0]
+        lines.append(f"{report.seed:>6}  {','.join(card.code for card in report.deal):<38} {best['cards']:<26} "
+                     f"{best['mean']:>6.2f} {best['interval']:>5.2f}")
+    dealt: dict[str, list[float]] = {}
+    kept: dict[str, int] = {}
+    for report in reports:
+        for row in report.contributions():
+            dealt.setdefault(row["card"], []).append(row["kept_minus_not"])
+            kept[row["card"]] = kept.get(row["card"], 0) + (row["card"] in report.cells[0].codes)
+    lines += ["", "Each card: deals that dealt it, how many of those kept it in the best choice, and its mean "
+              "kept-minus-not (points):"]
+    for code in sorted(dealt, key=lambda c: -sum(dealt[c]) / len(dealt[c])):
+        gains = dealt[code]
+        lines.append(f"  {code:<5} dealt {len(gains):>3}  in the best {kept[code]:>3}  {sum(gains) / len(gains):+7.2f}")
+    distinct = {tuple(sorted(card.code for card in report.deal)) for report in reports}
+    if len(distinct) == 1:
+        lines += ["", f"Every deal is the same {DEAL} cards (the library has no more): the deals differ only in "
+                  "their dice."]
+    return lines
 
 
 class Report:

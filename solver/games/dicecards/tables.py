@@ -26,7 +26,7 @@ from typing import Any
 from dicetree.cache.store import TableStore
 from dicetree.solver.game import GameError
 from dicetree.solver.games.dicecards.approximation import CardValues
-from dicetree.solver.games.dicecards.cards import Card
+from dicetree.solver.games.dicecards.cards import Card, card_states_from
 from dicetree.solver.games.dicecards.induction import HandSolution, solve_hand
 from dicetree.solver.games.dicecards.rules import record_name
 from dicetree.solver.games.dicecards.state import OVER, RECORD, DiceCardsState
@@ -187,13 +187,38 @@ class CardTables:
         return exact_value
 
     def _surely_too_big(self, state: DiceCardsState) -> bool:
-        """Whether the hand has too many states even counted from empty cards (cheap: the cards'
-        own solutions know their sizes, so no card's states are enumerated for nothing)."""
+        """Whether the hand has more than :data:`EXACT_STATES` states from its marks."""
+        return self.hand_size(state) is None
+
+    def hand_size(self, state: DiceCardsState) -> int | None:
+        """The (marks, tickets) states the hand can reach from the position's marks (what ``--exact``
+        solves), or None where they are more than :data:`EXACT_STATES`. Counted from empty cards first
+        (cheap: the cards' own solutions know their sizes); only a hand too big by that count has its
+        cards' states from the marks enumerated, each card stopping the count as soon as it is too many."""
+        hand = self.game.hand(state)
+        width = 1 + state.tickets + sum(card.max_tickets() - card.tickets(m) for card, m in zip(hand, state.marks))
         model = self.game.approximation
-        count = 1
+        count = width
         for code in state.cards:
             count *= len(model.card(code).states)
-        return count > EXACT_STATES
+        if count <= EXACT_STATES:
+            return count
+        count = width
+        for card, marks in zip(hand, state.marks):
+            count *= sum(1 for _ in card_states_from(card, marks, EXACT_STATES // count + 1))
+            if count > EXACT_STATES:
+                return None
+        return count
+
+    def within_reach(self, state: DiceCardsState) -> str:
+        """For a depth-limited ``best``: "" or how ``--exact`` answers this position (one player's hand
+        small enough from its marks)."""
+        if state.phase != RECORD or self.game.players > 1:
+            return ""
+        size = self.hand_size(state)
+        if size is None:
+            return ""
+        return f"the hand has {size:,} states from its marks: `--exact` solves it"
 
     def exact_result(self, state: DiceCardsState, progress=None) -> SearchResult:
         """Every record's exact value at ``state`` (``best --exact``); one line where the hand is too big.
@@ -224,12 +249,13 @@ class CardTables:
         ranked = self.move_values(state)
         hand = self.game.hand(state)
         best = ranked[0][1]
-        return {"position": self.game.format(state), "value": best, "meaning": self.game.describe_value(),
+        return {"position": self.game.format(state), "value": best,
+                "meaning": self.game.describe_answer(state, exact=True),
                 "moves": [{"move": record_name(hand, r), "value": v, "loss": best - v} for r, v in ranked]}
 
     @staticmethod
     def describe_answer(answer: Mapping[str, Any]) -> str:
-        lines = [answer["position"], f"exact {answer['meaning']}: {answer['value']:.6f}"]
+        lines = [answer["position"], f"{answer['meaning']}: {answer['value']:.6f}"]
         for rank, move in enumerate(answer["moves"], 1):
             loss = "" if rank == 1 else f"{-move['loss']:+.6f}"
             lines.append(f"{rank:>3}  {move['move']:<14} {move['value']:.6f}  {loss}")
