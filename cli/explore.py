@@ -45,7 +45,9 @@ reports its progress (``/api/progress``) and can be cancelled.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import math
 import random
 from pathlib import Path
@@ -387,6 +389,12 @@ def _default_results() -> Path:
     return here if here.is_dir() else Path(__file__).resolve().parents[1] / "results"
 
 
+def _no_cancelled_request_traceback(record: logging.LogRecord) -> bool:
+    """Drop uvicorn's traceback of a request cancelled when the server stops (a search still running
+    after the grace period): being stopped is no error, and the server says it cancelled it."""
+    return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (default: this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
@@ -407,6 +415,7 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=math.ceil(STOP_WAIT))
+    logging.getLogger("uvicorn.error").addFilter(_no_cancelled_request_traceback)
     server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
