@@ -35,6 +35,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dicetree.solver.players import player_name
+
 if TYPE_CHECKING:
     from dicetree.solver.board import Board
 
@@ -312,8 +314,9 @@ class Game(ABC):
         raise GameError(f"{self.game_type.long_name} has no random starts: give a position")
 
     def player_name(self, player: int) -> str:
-        """How output names ``player`` (``'A'``, ``'P1'``, ...)."""
-        return f"P{player + 1}"
+        """How output names ``player``: ``'A'``, ``'B'``, ... by seat in every game
+        (:mod:`dicetree.solver.players`, the one place players are named; games do not override it)."""
+        return player_name(player)
 
     def is_progress(self, state: State, action: Action) -> bool:
         """Whether ``action`` is a forcing or progress move (a capture, say): greedy strategies prefer

@@ -84,10 +84,10 @@ def test_best_is_what_best_json_prints(client):
 
 def test_best_where_players_choose_at_once_gives_each_players_strategy(client):
     answer = get(client, "/api/best", game="dicefights", position=FIGHT, depth=1).json()
-    assert [p["player"] for p in answer["players"]] == ["P1", "P2"]
+    assert [p["player"] for p in answer["players"]] == ["A", "B"]
     assert abs(sum(answer["players"][0]["strategy"].values()) - 1) < 1e-9
     played = get(client, "/api/apply", game="dicefights", position=FIGHT, move="keep | roll 2g").json()
-    assert played["played"] == "P1 keep | P2 roll 2g" and played["kind"] == "chance"
+    assert played["played"] == "A keep | B roll 2g" and played["kind"] == "chance"
 
 
 def test_the_tree_is_svg(client):
@@ -103,7 +103,7 @@ def test_the_tree_is_svg(client):
     ("/api/position", {"game": "rolldown", "position": ENDGAME, "rule": "ace=both"}, "rule option ace"),
     ("/api/apply", {"game": "rolldown", "position": ENDGAME, "move": "d6xd8"}, "'d6xd8' is not legal here"),
     ("/api/apply", {"game": "rolldown", "position": ENDGAME, "roll": "1"}, "nothing to roll"),
-    ("/api/apply", {"game": "dicefights", "position": FIGHT, "move": "keep"}, "one choice for each of P1, P2"),
+    ("/api/apply", {"game": "dicefights", "position": FIGHT, "move": "keep"}, "one choice for each of A, B"),
     ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "99"}, "depth must be between 1 and 20"),
     ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "two"}, "depth must be a number"),
     ("/api/probe", {"game": "dicegeddon", "position": "d4:3a/d4:3a a 20"}, "Dicegeddon has no stored exact values"),

@@ -128,9 +128,6 @@ class Rolldown(RolldownRules, Game):
         """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
         return self.new_match("single", rng=rng)
 
-    def player_name(self, player: int) -> str:
-        return PLAYER_NAMES[player]
-
     def is_progress(self, state: RolldownState, action) -> bool:
         """Captures are RolldownBeta's progress moves."""
         return state.phase == DECIDE and action.kind == CAPTURE

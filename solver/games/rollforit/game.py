@@ -255,9 +255,6 @@ class RollForIt(Game):
     def describe_value(self) -> str:
         return "probability that the mover wins the game (a shared win counts its share)"
 
-    def player_name(self, player: int) -> str:
-        return player_letter(player)
-
     board = draw_board  # Game.board: the position drawn (board.py)
 
     def is_progress(self, state: RollForItState, action) -> bool:
