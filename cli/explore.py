@@ -55,7 +55,7 @@ import click
 from dicetree.cli.jobs import Cancelled, Jobs
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
-from dicetree.solver.advice import advise
+from dicetree.solver.advice import advice_json, advise
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.games import GAMES, game_class, game_names
 from dicetree.solver.session import Line, node_of
@@ -158,9 +158,9 @@ def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | Non
         if report is not None:
             report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
 
-    return advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
-                  tables_dir=tables_dir,
-                  on_iteration=progress).to_json()
+    answer = advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
+                    tables_dir=tables_dir, on_iteration=progress)
+    return advice_json(answer, game)
 
 
 def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: int | None) -> str:

@@ -24,6 +24,7 @@ from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits,
                                   rule_option, tables_option)
 from dicetree.solver.advice import Advice, advise, choices_of
 from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.ranking import loss_text
 from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, SIMULTANEOUS_KIND, TERMINAL_KIND, Line
 from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
@@ -66,7 +67,9 @@ class Review:
 
     @property
     def loss(self) -> float:
-        return self.best_value - self.value
+        """How much worse than the best (never negative: a move valued above the engine's best by
+        rounding lost nothing)."""
+        return max(0.0, self.best_value - self.value)
 
 
 class Quit(Exception):
@@ -263,7 +266,7 @@ def review(engine: Engine, line: Line, humans: set[int], choices: Choices) -> li
 
 def format_ranking(moves) -> str:
     """Ranked moves as lines: rank, name, value and loss."""
-    return "\n".join(f"{rank:>3}  {m.name:<16} {m.value:>8.4f}  {'' if rank == 1 else f'{-m.loss:+.4f}'}"
+    return "\n".join(f"{rank:>3}  {m.name:<16} {m.value:>8.4f}  {loss_text(m, rank):>8}".rstrip()
                      for rank, m in enumerate(moves, 1))
 
 

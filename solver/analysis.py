@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
 from dicetree.solver.paranoid import meaning as paranoid_meaning
-from dicetree.solver.ranking import MoveValue, rank_moves
+from dicetree.solver.ranking import MoveValue, loss_text, rank_moves
 from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ class Analysis:
             f"<tr><td>{rank}</td><td><code>{html.escape(m.name)}</code></td><td>{m.value:.4f}</td>"
             f"<td><div style='width:8em;background:#eee'><div style='width:{100 * (m.value - low) / span:.1f}%;"
             f"height:0.7em;background:#5d9fd0'></div></div></td><td style='color:#b03030'>"
-            f"{'' if rank == 1 else f'{-m.loss:+.4f}'}</td></tr>"
+            f"{loss_text(m, rank)}</td></tr>"
             for rank, m in enumerate(self.moves, 1))
         return (f"<div><code>{html.escape(self.position)}</code> · {html.escape(self.mover_name)} to move"
                 f"<table><tr><th>#</th><th>move</th><th>value</th><th></th><th>loss</th></tr>{rows}</table>"
@@ -222,7 +222,7 @@ def simultaneous_json(result: SimultaneousResult, game: str, top: int | None = N
         "exact": result.exact,
         "exact_within_reach": None,
         "depth": result.depth,
-        "pv": [],
+        "pv": list(result.pv),
         "interrupted": False,
         "notes": result.notes,
         "nodes": stats.nodes,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import warnings
@@ -323,3 +324,20 @@ def test_a_job_waits_for_a_free_worker_says_so_and_is_cancelled_while_waiting():
 
     asyncio.run(scenario())
     jobs.close()
+
+
+@pytest.mark.parametrize("game, position", [("dicefights", FIGHT), ("rolldown", ENDGAME)])
+def test_best_serves_exactly_what_best_json_prints(tmp_path, game, position):
+    """One builder for both (issue 27): the same fields and the same moves, values and line."""
+    from click.testing import CliRunner
+
+    from dicetree.cli.main import main
+
+    with TestClient(create_app(results=tmp_path, tables_dir=str(tmp_path / "tables"))) as own:
+        served = get(own, "/api/best", game=game, position=position, depth=1).json()
+    printed = json.loads(CliRunner().invoke(main, ["best", game, position, "--depth", "1", "--json", "--tables",
+                                                   str(tmp_path / "tables")]).stdout)
+    timing = {"time"}
+    assert set(served) == set(printed)
+    assert {k: v for k, v in served.items() if k not in timing} == {k: v for k, v in printed.items() if k not in timing}
+    assert served["schema"] == "dicetree.best/1" and served["pv"]
