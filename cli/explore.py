@@ -56,6 +56,7 @@ from dicetree.cli.jobs import Cancelled, Jobs
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
 from dicetree.solver.advice import advice_json, advise
+from dicetree.solver.json_contracts import probe_json as contract_probe_json
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.games import GAMES, game_class, game_names
 from dicetree.solver.session import Line, node_of
@@ -188,7 +189,7 @@ def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str
         if report is not None:
             report("building the stored values this position needs")
         provider.exact_result(state, progress=None if report is None else _counted(report))
-    return provider.answer(state)
+    return contract_probe_json(game, provider, state)
 
 
 def build_json(name: str, rules: tuple[str, ...], values: dict[str, str], tables_dir: str | None,

@@ -74,7 +74,7 @@ def build() -> None:
 @tablebase.command(cls=PositionCommand)
 @click.argument("game_name", metavar="GAME", type=click.Choice(_table_games()))
 @click.argument("position")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema dicetree.probe/1).")
 @rule_option
 @tables_option
 def probe(game_name, position, as_json, rules, tables_dir) -> None:
@@ -84,15 +84,21 @@ def probe(game_name, position, as_json, rules, tables_dir) -> None:
     Example:
       dicetree tablebase probe rolldown "d8:2/d6:5 a -/-" --json
     """
+    from dicetree.solver.json_contracts import probe_json
+
     game = load_with_rules(game_name, rules)
     provider = game.exact_provider(tables_dir, required=True)
-    answer = provider.answer(game.parse(position))
-    click.echo(json.dumps(answer, indent=2) if as_json else provider.describe_answer(answer))
+    state = game.parse(position)
+    if as_json:
+        click.echo(json.dumps(probe_json(game, provider, state), indent=2))
+    else:
+        click.echo(provider.describe_answer(provider.answer(state)))
 
 
 @tablebase.command()
 @tables_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: each game's lines of statistics.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (schema dicetree.stats/1): each game's stored sets with their figures.")
 def stats(tables_dir, as_json) -> None:
     """What is stored for every game that has stored exact values.
 
@@ -100,10 +106,13 @@ def stats(tables_dir, as_json) -> None:
     Example:
       dicetree tablebase stats --json
     """
-    found = {name: load_game(name).exact_provider(tables_dir, required=True).stats() for name in _table_games()}
+    providers = {name: load_game(name).exact_provider(tables_dir, required=True) for name in _table_games()}
     if as_json:
-        click.echo(json.dumps({"games": [{"game": name, "stats": lines} for name, lines in found.items()]}, indent=2))
+        from dicetree.solver.json_contracts import stats_json
+
+        click.echo(json.dumps(stats_json((name, provider.stored(), provider.stats())
+                                         for name, provider in providers.items()), indent=2))
         return
-    for lines in found.values():
-        for line in lines:
+    for provider in providers.values():
+        for line in provider.stats():
             click.echo(line)

@@ -13,6 +13,7 @@ import json
 import click
 
 from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from dicetree.solver.json_contracts import versioned
 from dicetree.solver.render import FORMATS, write_tree
 from dicetree.solver.tree import TreeOptions, build_tree
 
@@ -33,7 +34,7 @@ _defaults = TreeOptions()
 @click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
               metavar="P", help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed for chance nodes too large to list.")
-@click.option("--json", "as_json", is_flag=True, help="Print what was drawn and written as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was drawn and written as one JSON object (schema dicetree.tree/1).")
 @rule_option
 def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, as_json, rules) -> None:
     """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`).
@@ -48,10 +49,10 @@ def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, se
     built = build_tree(game, state, options)
     result = write_tree(built, output)
     if as_json:
-        click.echo(json.dumps({"game": game.game_type.short_name, "position": game.format(state),
+        click.echo(json.dumps(versioned("tree", {"game": game.game_type.short_name, "position": game.format(state),
                                "summary": built.summary(), "method": built.method, "dot": str(result.dot_path),
                                "picture": str(result.picture) if result.picture is not None else None,
-                               "message": result.message}, indent=2))
+                               "message": result.message}), indent=2))
         return
     click.echo(f"{built.summary()}; {built.method}")
     click.echo(result.message)

@@ -10,7 +10,7 @@ as ``--army-size N``, ``--mulligan``, ``--no-chains``), and what they print is t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from dicetree.solver.game import State
 from dicetree.solver.rule_options import RuleOption
@@ -59,3 +59,16 @@ class ExactValues(Protocol):
 
     def stats(self) -> list[str]:
         """What is stored, as lines (counts, the game's own statistics, build time, size, damaged files)."""
+
+    def stored(self) -> list[StoredSet]:
+        """What is stored, as figures (``tablebase stats --json``): one record per set of stored values
+        (RolldownBeta keeps one per Ace variant), none while nothing is stored."""
+
+
+class StoredSet(NamedTuple):
+    """One set of stored values: its ``name``, its ``folder`` and the store's totals over it
+    (:class:`dicetree.cache.store.StoreStats`: tables, positions, build time, bytes, damaged files)."""
+
+    name: str
+    folder: str
+    figures: Any

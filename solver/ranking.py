@@ -86,11 +86,21 @@ def loss_text(move: MoveValue, rank: int, digits: int = 4) -> str:
     >>> [loss_text(move, rank) for rank, move in enumerate(ranked, 1)]
     ['', '(tied)', '0.5000']
     """
+    return format_loss(move.loss, rank, move.tied, digits)
+
+
+def format_loss(loss: float, rank: int, tied: bool = False, digits: int = 4) -> str:
+    """:func:`loss_text` of a loss given as a number (a stored answer's ``loss``): never negative,
+    so rounding below the best's value prints ``0.0000``, not ``-0.0000``.
+
+    >>> format_loss(-1e-17, 2), format_loss(0.25, 1), format_loss(0.25, 3, digits=2)
+    ('0.0000', '', '0.25')
+    """
     if rank == 1:
         return ""
-    if move.tied:
+    if tied:
         return "(tied)"
-    return f"{max(0.0, move.loss):.{digits}f}"
+    return f"{max(0.0, loss):.{digits}f}"
 
 
 def point_of_view(game: Game) -> PointOfView:
@@ -109,4 +119,4 @@ def point_of_view(game: Game) -> PointOfView:
     return PointOfView.of(game)
 
 
-__all__ = ["LP_TIE", "TIE", "MoveValue", "loss_text", "point_of_view", "rank_moves"]
+__all__ = ["LP_TIE", "TIE", "MoveValue", "format_loss", "loss_text", "point_of_view", "rank_moves"]

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 
 from dicetree.cache.packs import FixedPointTable, PackStore, PackWriter, encode_fixed
-from dicetree.cache.store import TableStore
+from dicetree.cache.store import TableStore, tables_flag
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import UNKNOWN
 from dicetree.solver.games.rolldown.notation import action_name, format_position
@@ -64,8 +64,8 @@ from dicetree.solver.games.rolldown.tables import (
 )
 from dicetree.solver.limits import SearchStats
 from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
-from dicetree.solver.providers import Progress
-from dicetree.solver.ranking import rank_moves
+from dicetree.solver.providers import Progress, StoredSet
+from dicetree.solver.ranking import format_loss, rank_moves
 from dicetree.solver.rule_options import RuleOption
 from dicetree.solver.search import SearchResult
 
@@ -128,7 +128,7 @@ class Tablebase:
         cards = max(max(len(sig.my_hand), len(sig.their_hand)) for sig in sigs)
         return (f"the {len(old):,} tables in {self.packs.folder(self.game_name)} are stored one file each, a layout "
                 f"this dicetree no longer reads: remove that folder and rebuild them with "
-                f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}`")
+                f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}{tables_flag(self.store.root)}`")
 
     # ----- probing -------------------------------------------------------------------------------
     def table(self, signature: Signature) -> np.ndarray | None:
@@ -353,7 +353,7 @@ class Tablebase:
         if missing:
             raise GameError(f"{len(missing)} table(s) this position needs are not built (e.g. {missing[0].name}): "
                             f"run `dicetree tablebase build rolldown --dice {signature.dice} --cards "
-                            f"{max(len(signature.my_hand), len(signature.their_hand))}`")
+                            f"{max(len(signature.my_hand), len(signature.their_hand))}{tables_flag(self.store.root)}`")
         value = self.probe(state)
         ranked = sorted(self.move_values(state), key=lambda item: -item[1])
         moves = [{"move": action_name(state, a), "value": v, "loss": value - v} for a, v in ranked]
@@ -366,9 +366,19 @@ class Tablebase:
         lines = [f"{answer['position']}   table {answer['signature']}",
                  f"{mover} to move; exact probability of winning the round, for {mover}: {answer['value']:.12f}"]
         for rank, move in enumerate(answer["moves"], 1):
-            loss = "" if rank == 1 else f"{move['loss']:.6f}"  # how much worse: never negative, as in `best`
+            loss = format_loss(move["loss"], rank, digits=6)  # how much worse: never negative, as in `best`
             lines.append(f"{rank:>3}  {move['move']:<12} {move['value']:.12f}  {loss}")
         return "\n".join(lines)
+
+    def stored(self) -> list[StoredSet]:
+        """What is stored, per Ace variant, as figures (``tablebase stats --json``)."""
+        found = []
+        for ace in ACE_VARIANTS:
+            base = Tablebase(self.store, ace)
+            if base.packs.shards(base.game_name):
+                found.append(StoredSet(base.game_name, str(base.packs.folder(base.game_name)),
+                                       base.packs.stats(base.game_name)))
+        return found
 
     def stats(self) -> list[str]:
         """What is stored, per Ace variant (``tablebase stats``): reads the packs' directories only."""
@@ -404,7 +414,7 @@ class Tablebase:
             if not figures.corrupt:
                 lines.append(base._endless_line(figures))
         if not found:
-            lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
+            lines.append(f"  none yet: `dicetree tablebase build rolldown --dice 2{tables_flag(self.store.root)}`")
         return lines
 
 
