@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import click
 
-from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, game_argument, load_with_rules,
-                                  rule_option, tables_option)
+from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, example_option, game_argument,
+                                  position_or_example, rule_option, tables_option)
 from dicetree.solver.game import GameError
 from dicetree.solver.ranking import loss_text
 
@@ -36,7 +36,7 @@ INTERRUPTED = 130
 @click.option("--lines", "with_lines", is_flag=True, help="Give every listed move its own principal line.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (schema dicetree.best/1, see the README) instead of a table.")
-@click.option("--example", is_flag=True, help="Analyse the game's built-in example position.")
+@example_option
 @click.option("--hands-exact", type=click.IntRange(1), default=100, show_default=True, metavar="N",
               help="Enumerate hidden hands exactly when there are at most N; else sample.")
 @click.option("--hand-samples", type=click.IntRange(1), default=64, show_default=True, metavar="N",
@@ -66,14 +66,7 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
     """
     from dicetree.solver.simultaneous import has_simultaneous_moves
 
-    game = load_with_rules(game_name, rules)
-    if example or position is None:
-        if position is not None:
-            raise GameError("give a POSITION or --example, not both")
-        if not example:
-            raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
-        position = game.example_position()
-    state = game.parse(position)
+    game, state = position_or_example(game_name, rules, position, example)
     depth, time_limit = default_limits(game, depth, time_limit)
     if has_simultaneous_moves(game):
         if exact:

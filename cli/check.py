@@ -15,7 +15,7 @@ import json
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+from dicetree.cli.options import PositionCommand, game_argument, load_for_position, rule_option
 
 
 @click.command(cls=PositionCommand)
@@ -33,6 +33,6 @@ def check(game_name: str, position: str, as_json: bool, rules: tuple[str, ...]) 
     from dicetree.solver.analysis import check_position
     from dicetree.solver.json_contracts import versioned
 
-    game = load_with_rules(game_name, rules)
-    answer = check_position(game, game.parse(position))
+    game, state = load_for_position(game_name, rules, position)
+    answer = check_position(game, state)
     click.echo(json.dumps(versioned("check", answer.to_json()), indent=2) if as_json else answer.to_text())

@@ -21,8 +21,8 @@ import json
 
 import click
 
-from dicetree.cli.options import (PositionCommand, cluster_options, game_argument, load_with_rules, rule_option,
-                                  writable_output)
+from dicetree.cli.options import (PositionCommand, cluster_options, game_argument, load_for_position, load_with_rules,
+                                  rule_option, writable_output)
 from dicetree.cli.progress import progress_bar
 from dicetree.solver.game import GameError
 from dicetree.solver.json_contracts import versioned
@@ -78,9 +78,9 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
         if any(split_rule(text)[0] == "players" for text in rules):
             raise GameError("give --players or --rule players=N, not both")
         rules = rules + (f"players={players}",)
-    game = load_with_rules(game_name, rules)
+    game, start = load_for_position(game_name, rules, position) if position is not None else \
+        (load_with_rules(game_name, rules), None)
     specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
-    start = game.parse(position) if position is not None else None
     if game.game_type.max_players == 2:
         if len(specs) != 2:
             raise GameError(f"{game_name} duels are between two strategies: give --a and --b only")

@@ -29,6 +29,7 @@ class StudyGroup(FullSummaries):
         return [name for name in game_names() if game_class(name).game_type.study]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        name = name.lower()  # game names are read in any case, as everywhere
         if name not in self.list_commands(ctx):
             return None
         study = load_game(name).study()

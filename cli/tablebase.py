@@ -16,7 +16,8 @@ import json
 
 import click
 
-from dicetree.cli.options import FullSummaries, PositionCommand, click_option, load_with_rules, rule_option, tables_option
+from dicetree.cli.options import (FullSummaries, PositionCommand, click_option, load_for_position, load_with_rules,
+                                  rule_option, tables_option)
 from dicetree.cli.progress import progress_bar
 from dicetree.solver.games import game_class, game_names, load_game
 
@@ -42,6 +43,10 @@ class BuildGroup(FullSummaries):
         return _table_games()
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        name = name.lower()  # game names are read in any case, as everywhere
+        if name in game_names() and name not in _table_games():
+            raise click.UsageError(f"{game_class(name).game_type.long_name} has no stored exact values to build: "
+                                   f"the games with them are {', '.join(_table_games())}", ctx=ctx)
         if name not in _table_games():
             return None
         provider = load_game(name).exact_provider(None, required=True)
@@ -72,7 +77,7 @@ def build() -> None:
 
 
 @tablebase.command(cls=PositionCommand)
-@click.argument("game_name", metavar="GAME", type=click.Choice(_table_games()))
+@click.argument("game_name", metavar="GAME", type=click.Choice(_table_games(), case_sensitive=False))
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema dicetree.probe/1).")
 @rule_option
@@ -86,9 +91,8 @@ def probe(game_name, position, as_json, rules, tables_dir) -> None:
     """
     from dicetree.solver.json_contracts import probe_json
 
-    game = load_with_rules(game_name, rules)
+    game, state = load_for_position(game_name, rules, position)
     provider = game.exact_provider(tables_dir, required=True)
-    state = game.parse(position)
     if as_json:
         click.echo(json.dumps(probe_json(game, provider, state), indent=2))
     else:
