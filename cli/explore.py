@@ -46,7 +46,9 @@ reports its progress (``/api/progress``) and can be cancelled.
 from __future__ import annotations
 
 import contextlib
+import errno
 import random
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -394,9 +396,31 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     """Open the explorer: a web page to analyse, play through and draw positions of every game."""
     import uvicorn
 
+    listening = listening_socket(host, port)  # taken first: a port in use is one line, before any address is shown
+    port = listening.getsockname()[1]
     app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
-    server.run()
+    server.run(sockets=[listening])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening (port 0: any free port); a one-line
+    :class:`GameError` where the address cannot be had (the port in use, an unknown host)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise GameError(f"cannot listen on {host}: {error.strerror or error}") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+        listening.listen(128)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise GameError(f"port {port} on {host} is in use (another explorer?): choose another with --port") from None
+        raise GameError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    return listening

@@ -341,3 +341,20 @@ def test_best_serves_exactly_what_best_json_prints(tmp_path, game, position):
     assert set(served) == set(printed)
     assert {k: v for k, v in served.items() if k not in timing} == {k: v for k, v in printed.items() if k not in timing}
     assert served["schema"] == "dicetree.best/1" and served["pv"]
+
+
+def test_a_port_in_use_is_one_line_and_exit_2():
+    import socket
+
+    from click.testing import CliRunner
+
+    from dicetree.cli.main import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["explore", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"error: port {port} on 127.0.0.1 is in use (another explorer?): "
+                                     "choose another with --port")
