@@ -68,3 +68,16 @@ def test_play_ranks_moves_with_losses_never_negative(name):
     player = answer.mover if hasattr(answer, "mover") else answer.players[0].player
     text = format_ranking(choices_of(answer, player))
     assert not re.search(r"-\d", text.replace(game.format(state), "")), text
+
+
+def test_exact_refuses_an_oversized_build_before_listing_the_tables_it_needs(tables, monkeypatch):
+    from dicetree.solver.games.rolldown.tablebase import Tablebase
+
+    def listing(*_):
+        raise AssertionError("the closure was listed before refusing")
+
+    monkeypatch.setattr(Tablebase, "missing", listing)
+    result = run("best", "rolldown", "--example", "--exact")
+    assert result.exit_code == 2
+    assert "exact values here need the table d4d6d8d10d12d20-d4d6d8d10d12d20.5QK-8JX of 212,336,640,000 positions" \
+        in result.output and "search instead" in result.output

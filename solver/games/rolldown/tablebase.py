@@ -47,6 +47,7 @@ from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
 from dicetree.solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
+    STORED_BYTES,
     Batch,
     BatchStats,
     BuildEstimate,
@@ -231,6 +232,12 @@ class Tablebase:
                 "and both hands are known"
             )
         root = Signature.of_state(state)
+        if root.positions > limit and not self.has(root):  # refused at once: listing the closure takes a minute
+            raise GameError(
+                f"exact values here need the table {root.name} of {root.positions:,} positions "
+                f"({root.positions * STORED_BYTES / 2**30:,.0f} GiB stored) and the tables below it: beyond what is "
+                f"built on demand ({limit:,} positions); search instead (`--depth` or `--time`)"
+            )
         todo = self.missing(root)
         if not todo:
             return None
