@@ -174,11 +174,12 @@ def format_analysis(analysis, top: int | None = None, with_lines: bool = False) 
     if analysis.exact_within_reach:
         lines.append(f"Exact     not computed (the value above is depth-limited); {analysis.exact_within_reach}")
     listed = analysis.moves[:top]
+    digits = analysis.decimals
     width = max(12, *(len(move.name) for move in listed))
     lines += ["", f"  #  {'move':<{width}} {'value':>8}  {'loss':>8}" + ("  line" if with_lines else "")]
     for rank, move in enumerate(listed, 1):
-        loss = loss_text(move, rank)
-        row = f"{rank:>3}  {move.name:<{width}} {move.value:>8.4f}  {loss:>8}"
+        loss = loss_text(move, rank, digits)
+        row = f"{rank:>3}  {move.name:<{width}} {move.value:>8.{digits}f}  {loss:>8}"
         if with_lines:
             row += "  " + " ".join(analysis.line_of(move))
         lines.append(row.rstrip())

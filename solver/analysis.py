@@ -15,12 +15,13 @@ usual "perfect-information Monte Carlo" estimate and is said so in the output.)
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.game import Deals, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
 from dicetree.solver.paranoid import meaning as paranoid_meaning
 from dicetree.solver.ranking import MoveValue, loss_text, rank_moves
@@ -74,6 +75,8 @@ BEST_JSON_SCHEMA: dict = {
         "pv": {"type": "array", "items": {"type": "string"},
                "description": "decisions by name, chance events in brackets"},
         "hidden_information": {"type": "string"},
+        "value_uncertainty": {"type": "number", "minimum": 0,
+                              "description": "how far the values may be off where they are estimates (0: exact to rounding)"},
         "interrupted": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
         "nodes": {"type": "integer"},
@@ -139,6 +142,15 @@ class Analysis:
     lines: dict[str, list[str]] | None = None
     exact_within_reach: str = ""
     interrupted: bool = False
+    uncertainty: float = 0.0  # how far the values may be off, where they are estimates (Game.value_uncertainty)
+
+    @property
+    def decimals(self) -> int:
+        """Digits after the point that the values can tell: 4, or fewer where they are estimates
+        (one more than the uncertainty's first digit: ±1.32 shows 85.8)."""
+        if self.uncertainty <= 0:
+            return 4
+        return max(0, min(4, 1 - math.floor(math.log10(self.uncertainty))))
 
     @property
     def best(self) -> str:
@@ -182,6 +194,7 @@ class Analysis:
             "table_probes": stats.table_probes,
             "table_hits": stats.table_hits,
             "time": round(stats.elapsed, 4),
+            "value_uncertainty": self.uncertainty,
         }
 
     def _repr_html_(self) -> str:
@@ -283,12 +296,34 @@ def analyse(
         return combined
 
     if exact is not None:
-        return report([exact(concrete) for concrete in deals.states])
+        return _said(game, state, report([exact(concrete) for concrete in deals.states]), time_limit, deals)
     if len(deals.states) == 1:
         result = searcher.search(deals.states[0], depth=depth, time_limit=time_limit, lines=lines,
                                  on_iteration=lambda r: report([r]))
-        return answer([result])
-    return _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report)
+        return _said(game, state, answer([result]), time_limit, deals)
+    return _said(game, state, _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report),
+                 time_limit, deals)
+
+
+SHALLOW_DEPTH = 1
+"""An answer searched no deeper than this within a time limit is said to be shallow."""
+
+
+def _said(game: Game, state: State, answer: Analysis, time_limit: float | None, deals: Deals) -> Analysis:
+    """``answer`` with what its numbers cannot tell said: values that are estimates (shown to the
+    digits they can tell), and a time limit that reached only a shallow depth (with what goes deeper)."""
+    notes = list(answer.notes)
+    uncertainty = game.value_uncertainty(state)
+    if uncertainty > 0:
+        shown = replace(answer, uncertainty=uncertainty)
+        notes.append(f"the values are estimates within about ±{uncertainty:g} of the truth (the game's measured "
+                     f"error), shown to {shown.decimals} decimal{'s' * (shown.decimals != 1)}: moves closer than "
+                     "that are not told apart")
+    if time_limit is not None and not answer.exact and answer.depth <= SHALLOW_DEPTH:
+        hands = f" for each of {len(deals.states)} hidden hands" if len(deals.states) > 1 else ""
+        notes.append(f"{time_limit:g} s reached depth {answer.depth} only{hands}: a shallow answer; "
+                     f"`--depth {answer.depth + 1}` or a longer `--time` goes deeper")
+    return replace(answer, notes=notes, uncertainty=uncertainty)
 
 
 def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: float | None, lines: bool,
@@ -418,7 +453,8 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
     """For a depth-limited answer at ``state``: how an exact one could be had, or "" where none is
     known to be within reach. A game's stored exact values (``tables``, its exact provider) say so
     themselves (their optional ``within_reach(state)``); for any other game, a whole state graph of
-    at most :data:`REACH_STATES` states is within reach of ``--exact``.
+    at most :data:`REACH_STATES` states is within reach of ``--exact``, and a larger one may be
+    (solving it is tried up to ``--max-states``).
 
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicegeddon")
@@ -434,8 +470,9 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
 
     try:
         graph = build_graph(game, state, REACH_STATES)
-    except GameError:
-        return ""
+    except GameError:  # larger: exact may still be near (Dicegeddon's battles of a few dice take seconds)
+        return (f"`--exact` may solve the whole state graph: it has more than {REACH_STATES:,} states (`--exact` "
+                "refuses beyond `--max-states`, 2,000,000 by default)")
     return f"the whole state graph has {graph.num_states:,} states: `--exact` solves it"
 
 

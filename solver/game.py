@@ -307,6 +307,13 @@ class Game(ABC):
         """What a value means, for output (e.g. 'probability that the mover wins the round')."""
         return "value for the player to move"
 
+    def value_uncertainty(self, state: State) -> float:
+        """How far a value at ``state`` may be from the truth where the game's values are estimates
+        (one standard deviation of the measured error, in the value's own unit), else 0: output
+        then shows only the digits the values can tell and says so. The default: 0 (searched and
+        exact values are exact to rounding)."""
+        return 0.0
+
     # ----- standard hooks -----------------------------------------------------------------------
     def new_game(self, rng: random.Random) -> State:
         """A fresh start of a game (or a match, where the game has them), drawn with ``rng``: the

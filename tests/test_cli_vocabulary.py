@@ -81,3 +81,32 @@ def test_exact_refuses_an_oversized_build_before_listing_the_tables_it_needs(tab
     assert result.exit_code == 2
     assert "exact values here need the table d4d6d8d10d12d20-d4d6d8d10d12d20.5QK-8JX of 212,336,640,000 positions" \
         in result.output and "search instead" in result.output
+
+
+def test_a_shallow_answer_within_a_time_limit_says_so_and_what_goes_deeper():
+    from dicetree.solver.analysis import analyse
+
+    game = load_game("rolldown")
+    hidden = game.parse("d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 b ???/5QK")
+    answer = analyse(game, hidden, depth=1, time_limit=30, hands_exact=4, hand_samples=4)
+    assert any(note.startswith("30 s reached depth 1 only for each of 4 hidden hands: a shallow answer; "
+                               "`--depth 2` or a longer `--time` goes deeper") for note in answer.notes)
+    deeper = analyse(game, hidden, depth=2, hands_exact=4, hand_samples=4)
+    assert not any("shallow" in note for note in deeper.notes)
+
+
+def test_a_depth_limited_answer_suggests_exact_where_the_game_can_solve_it():
+    result = run("best", "dicegeddon", "--example", "--depth", "1")
+    assert "`--exact` may solve the whole state graph" in result.output
+    small = run("best", "dicegeddon", "d4:3a/d4:3a a 20", "--depth", "1")
+    assert "the whole state graph has 213 states: `--exact` solves it" in small.output
+
+
+def test_estimated_values_show_only_the_digits_they_can_tell():
+    result = run("best", "dicecards", "--example")
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.output.splitlines() if re.match(r"\s+\d+\s+\S+:\S+\s", line)]
+    assert rows and all(re.fullmatch(r"\d+\.\d", row[2]) for row in rows)  # one decimal: ±1.32 points
+    assert "the values are estimates within about ±1.32 of the truth" in result.output
+    exact = run("best", "dicecards", "HOP=1,2,3 t0 3/50 B4R5")  # one card: exact, four decimals
+    assert re.search(r"HOP:4-5\s+\d+\.\d{4}\b", exact.output) and "estimates" not in exact.output
