@@ -60,8 +60,9 @@ def cluster_options(command):
 
 
 def writable_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An ``-o`` path checked before any work: its folder must exist (none is made silently) and
-    take files, so that nothing computed is lost to a typo. A usage error (one line, exit 2) if not.
+    """An ``-o FILE`` path (a command that writes one file) checked before any work: its folder must
+    exist (none is made silently) and take files, so that nothing computed is lost to a typo. A
+    usage error (one line, exit 2) if not.
 
     >>> writable_output(None, None, "/no/such/folder/x.svg")
     Traceback (most recent call last):
@@ -82,6 +83,29 @@ def writable_output(ctx: click.Context, param: click.Parameter, value: str | Non
             from None
     if os.path.isdir(value):
         raise click.BadParameter(f"{value} is a folder: give a file name", ctx=ctx, param=param)
+    return value
+
+
+def writable_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An ``-o FOLDER`` for a command that writes several files, checked before any work: the folder
+    may exist (a study run again, or resumed, writes into it) or is made, inside a folder that exists
+    (none is made silently above it); a usage error (one line, exit 2) if it cannot take files.
+
+    >>> writable_folder(None, None, "/no/such/folder/study")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: there is no folder /no/such/folder (make it first)
+    """
+    if value is None:
+        return None
+    folder = Path(value)
+    if folder.exists() and not folder.is_dir():
+        raise click.BadParameter(f"{value} is a file: -o names a folder here (the command writes several files)",
+                                 ctx=ctx, param=param)
+    if not folder.exists():
+        writable_output(ctx, param, str(folder))  # its parent must exist and take files
+        folder.mkdir()
+    writable_output(ctx, param, str(folder / ".dicetree-output"))  # the folder itself takes files
     return value
 
 
@@ -211,13 +235,15 @@ def click_option(option: RuleOption) -> click.Option:
         kind = click.Choice(option.choices)
     elif option.kind == "file":
         kind = click.Path(dir_okay=False)
+    elif option.kind == "folder":
+        kind = click.Path(file_okay=False)
     else:
         kind = click.STRING
-    output = option.name == "output"  # every study writes files: -o NAME, checked first, as everywhere
+    output = option.name == "output"  # -o: a file where one is written, a folder where several are
+    checked = (writable_folder if option.kind == "folder" else writable_output) if output else None
     return click.Option(["-o", flag, option.name] if output else [flag, option.name], type=kind,
                         default=option.default, show_default=option.default is not None, help=option.help,
-                        callback=writable_output if output else None,
-                        metavar=_metavar(option))
+                        callback=checked, metavar=_metavar(option))
 
 
 def _metavar(option: RuleOption) -> str | None:
@@ -226,6 +252,8 @@ def _metavar(option: RuleOption) -> str | None:
         return "N"
     if option.kind == "file":
         return "FILE"
+    if option.kind == "folder":
+        return "FOLDER"
     if option.name == "output":
         return "NAME"
     return None

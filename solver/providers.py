@@ -10,6 +10,7 @@ as ``--army-size N``, ``--mulligan``, ``--no-chains``), and what they print is t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from dicetree.solver.game import State
@@ -30,6 +31,15 @@ class Study(Protocol):
     def run(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
         """Run with the parameters' ``values`` (every declared name, defaults filled in); the lines
         to print (what was found, the files written). Bad values: a one-line :class:`GameError`."""
+
+
+def study_stem(output: Any) -> Path:
+    """Where a study writing several files puts them: ``-o FOLDER`` (made if missing), each file
+    named after the folder: ``-o d8-d6-K`` writes ``d8-d6-K/d8-d6-K.csv``, ``d8-d6-K/d8-d6-K.png``, ...
+    """
+    folder = Path(str(output))
+    folder.mkdir(parents=False, exist_ok=True)
+    return folder / folder.name
 
 
 class ExactValues(Protocol):

@@ -28,7 +28,7 @@ from typing import Any
 
 from dicetree.solver.game import GameError
 
-KINDS = ("bool", "int", "choice", "file", "text")
+KINDS = ("bool", "int", "choice", "file", "folder", "text")
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 MAX_ECHO = 60
@@ -51,7 +51,8 @@ class RuleOption:
 
     ``kind`` is one of :data:`KINDS`: ``bool`` (true/false, yes/no, on/off, 1/0), ``int`` (within
     ``low`` .. ``high``), ``choice`` (one of ``choices``), ``file`` (a path to a data file the game
-    validates when it reads it) or ``text`` (free text the game checks itself, e.g. a list of dice).
+    validates when it reads it), ``folder`` (where a study writes its several files: ``-o FOLDER``)
+    or ``text`` (free text the game checks itself, e.g. a list of dice).
     """
 
     name: str
@@ -80,6 +81,8 @@ class RuleOption:
             return ", ".join(self.choices)
         if self.kind == "file":
             return "a file"
+        if self.kind == "folder":
+            return "a folder"
         return "text"
 
     def parse(self, value: Any) -> Any:
@@ -105,9 +108,9 @@ class RuleOption:
             if text not in self.choices:
                 raise GameError(f"rule option {self.name} must be one of {self.allowed()}, not '{shorten(text)}'")
             return text
-        if self.kind == "file":
+        if self.kind in ("file", "folder"):
             if not text:
-                raise GameError(f"rule option {self.name} needs a file name")
+                raise GameError(f"rule option {self.name} needs a {self.kind} name")
             return text
         return text
 
@@ -122,7 +125,7 @@ class RuleOption:
             return value
         if self.kind == "choice" and value in self.choices:
             return value
-        if self.kind in ("file", "text") and value is not None:
+        if self.kind in ("file", "folder", "text") and value is not None:
             return value  # a path, or data already loaded: the game validates it
         raise GameError(f"rule option {self.name} must be {self.allowed()}, not {shorten(repr(value))}")
 

@@ -110,3 +110,29 @@ def test_estimated_values_show_only_the_digits_they_can_tell():
     assert "the values are estimates within about ±1.32 of the truth" in result.output
     exact = run("best", "dicecards", "HOP=1,2,3 t0 3/50 B4R5")  # one card: exact, four decimals
     assert re.search(r"HOP:4-5\s+\d+\.\d{4}\b", exact.output) and "estimates" not in exact.output
+
+
+def study_games() -> list[str]:
+    from dicetree.solver.games import game_class
+
+    return [name for name in game_names() if game_class(name).game_type.study]
+
+
+@pytest.mark.parametrize("name", study_games())
+def test_o_names_a_folder_for_every_study_and_a_file_for_tree(name, tmp_path):
+    shown = run("study", name, "--help").output
+    assert re.search(r"-o, --output FOLDER", shown), shown
+    assert re.search(r"-o, --output FILE", run("tree", "--help").output)
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    refused = run("study", name, "-o", str(taken))
+    assert refused.exit_code == 2 and "is a file" in refused.output
+
+
+def test_a_study_writes_its_files_into_the_folder_o_names(tmp_path, tables):
+    folder = tmp_path / "d4-d4"
+    result = run("study", "rolldown", "--mine", "d4", "--theirs", "d4", "-o", str(folder))
+    assert result.exit_code == 0, result.output
+    assert (folder / "d4-d4.csv").exists() and (folder / "d4-d4-moves.csv").exists()
+    again = run("study", "rolldown", "--mine", "d4", "--theirs", "d4", "-o", str(folder))  # an existing folder: run again
+    assert again.exit_code == 0, again.output

@@ -110,7 +110,7 @@ class KeepSixStudy:
                    f"{DEAL} drawn with --seed)"),
         RuleOption("seed", "int", 1, "seed of the drawn deal and of the dice", low=0, high=2**31 - 1),
         RuleOption("games", "int", 60, "games of each choice (the same dice for every choice)", low=2, high=100_000),
-        RuleOption("output", "text", None, "NAME: a folder for the tables, pictures and report (NAME/cells "
+        RuleOption("output", "folder", None, "FOLDER: a folder for the tables, pictures and report (NAME/cells "
                    "keeps each choice's games: a stopped study resumes)"),
     )
 
