@@ -102,7 +102,7 @@ def main(argv=None) -> None:
     if args.quick:
         check_three = check_three[:1]
     data = {"fit": ([], []), "check": ([], []), "check, bigger battles": ([], [])}
-    battles = {name: 0 for name in data}
+    battles = dict.fromkeys(data, 0)
     skipped = []
     for k, (a, b) in enumerate(pairs + check_three):
         name = ("check, bigger battles" if k >= len(pairs)

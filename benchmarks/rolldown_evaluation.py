@@ -260,7 +260,7 @@ def main(argv=None) -> None:
     stored = sum(1 for s in wanted_tables(args.dice) if tablebase.has(s)) if args.stored_only or args.dice >= 4 else None
     report = {"stored_tables": stored, "models": models, "dice": args.dice, "mover_cards": args.mover_cards, "seed": args.seed, "positions": args.positions,
               "results": {f"{name} depth {depth}": summary(found) for (name, depth), found in outcomes.items()}}
-    cards = f", one card in the mover's hand" if args.mover_cards == 1 else (
+    cards = ", one card in the mover's hand" if args.mover_cards == 1 else (
         f", {args.mover_cards} cards in the mover's hand" if args.mover_cards else ", no cards")
     command = (f"`.venv/bin/python benchmarks/rolldown_evaluation.py --positions {args.positions} --dice {args.dice} "
                f"--mover-cards {args.mover_cards} --depths {args.depths} --evaluations {args.evaluations} "

@@ -51,7 +51,7 @@ from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.fitted import CARD_RANKS, FEATURE_NAMES, FittedModel, design_row, load_model, model_payload
 from dicetree.solver.games.rolldown.tablebase import Tablebase
-from dicetree.solver.games.rolldown.tables import Signature, all_signatures
+from dicetree.solver.games.rolldown.tables import all_signatures
 
 TIE = 1e-9
 
@@ -201,7 +201,7 @@ def main(argv=None) -> None:
         print(f"{part}: {len(parents):,} parents, {len(sets[part].exact):,} moves, {len(sets[part].rows):,} "
               f"children valued, {time.perf_counter() - started:.0f} s", flush=True)
 
-    fit, check = sets["fit"], sets["check"]
+    fit = sets["fit"]
     c = len(CARD_RANKS)
     mean = np.r_[fit.rows.mean(axis=0)[:len(FEATURE_NAMES)], np.zeros(2 * c)]
     scale = np.r_[np.maximum(fit.rows.std(axis=0)[:len(FEATURE_NAMES)], 1e-6), np.ones(2 * c)]

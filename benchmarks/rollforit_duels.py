@@ -27,6 +27,7 @@ import argparse
 import random
 import statistics
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -122,7 +123,7 @@ def main() -> None:
         if players in SOLVER_GAMES:
             games = 4 if args.quick else SOLVER_GAMES[players]
             duels.append(cell("rollforit_duels", f"solver-{players}-{games}-{args.seed}",
-                              lambda: solver_strength(players, games, args.seed)))
+                              partial(solver_strength, players, games, args.seed)))
         data["strength"][players] = duels
         for duel in duels:
             strength_rows.extend(strength_lines(players, duel))

@@ -224,7 +224,7 @@ def measure_position(game, position: Position, index: int, max_repeats: int, wit
     state = game.parse(position.text)
     names = list(CONFIGS) + ([EXPECTIMAX] if position.expectimax and with_expectimax else [])
     runs: dict[str, list[Run]] = {name: [] for name in names}
-    wanted = {name: 1 for name in names}
+    wanted = dict.fromkeys(names, 1)
     round_ = 0
     while any(len(runs[name]) < wanted[name] for name in names):
         shift = (index + round_) % len(names)  # rotate the order: no configuration always runs first

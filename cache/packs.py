@@ -257,7 +257,7 @@ def _read_directory(path: Path, f, file_size: int, entries: bool = True) -> Pack
         if not entries and isinstance(summary, dict):
             totals = _Totals(int(summary["tables"]), int(summary["positions"]), dict(summary["statistics"]))
             return PackInfo(path, metadata, {}, {}, file_size, i_sha.hex(), totals)
-        entries = {}
+        listed: dict[str, _Entry] = {}
         statistics = {}
         for name, item in directory["tables"].items():
             entry = _Entry(int(item["offset"]), tuple(int(n) for n in item["shape"]), str(item["dtype"]),
@@ -267,12 +267,12 @@ def _read_directory(path: Path, f, file_size: int, entries: bool = True) -> Pack
                 raise ValueError(f"table {name} lies outside the values")
             if entry.encoding not in (None, FIXED32) or (entry.encoding == FIXED32 and entry.dtype != "<u4"):
                 raise ValueError(f"table {name} has an unknown encoding {entry.encoding!r}")
-            entries[name] = entry
+            listed[name] = entry
             statistics[name] = {k: v for k, v in item.get("statistics", {}).items() if _is_count(v)}
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as error:
         raise _corrupt(path, f"unreadable directory ({error})") from None
-    totals = _Totals(len(entries), sum(e.positions for e in entries.values()), _summed(statistics.values()))
-    return PackInfo(path, metadata, entries, statistics, file_size, i_sha.hex(), totals)
+    totals = _Totals(len(listed), sum(e.positions for e in listed.values()), _summed(statistics.values()))
+    return PackInfo(path, metadata, listed, statistics, file_size, i_sha.hex(), totals)
 
 
 def _summed(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
@@ -331,7 +331,7 @@ class PackWriter:
         self._folders: set[Path] = set()
         self._lock = threading.Lock()
 
-    def save(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray],
+    def save(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray | FixedPointTable],
              metadata: Mapping[str, Any] | None = None,
              statistics: Mapping[str, Mapping[str, int]] | None = None) -> Path:
         """Like :meth:`PackStore.save`, but the pack is in place only once committed (:meth:`flush`)."""
@@ -373,13 +373,12 @@ class _OpenPack:
         self.path = path
         self.verify = verify
         self._lock = threading.Lock()
-        self._map: mmap.mmap | None = None
         self._checked: set[str] = set()
         try:
             with open(path, "rb", buffering=0) as f:
                 self.stat = os.fstat(f.fileno())
                 self.info = _read_directory(path, f, self.stat.st_size)
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                self._map: mmap.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except FileNotFoundError:
             raise
         except OSError as error:
@@ -408,7 +407,7 @@ class _OpenPack:
         digest = hashlib.sha256()
         flat = view.reshape(-1).view(np.uint8)
         for at in range(0, flat.size, _CHUNK_BYTES):
-            digest.update(flat[at : at + _CHUNK_BYTES])
+            digest.update(flat[at : at + _CHUNK_BYTES].data)
         if digest.hexdigest() != self.info.entries[name].sha256:
             raise ChecksumMismatchError(self.path, f"values of table {name} do not match their checksum")
 
@@ -499,7 +498,7 @@ class PackStore:
         return base if shard is None else base / _check_name("shard", shard)
 
     # --- writing ---
-    def save(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray],
+    def save(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray | FixedPointTable],
              metadata: Mapping[str, Any] | None = None,
              statistics: Mapping[str, Mapping[str, int]] | None = None) -> Path:
         """Write ``tables`` (name to array) as one pack, atomically replacing a pack of that name.
@@ -516,7 +515,7 @@ class PackStore:
         """A writer that fsyncs and renames packs in a background thread (see :class:`PackWriter`)."""
         return PackWriter(self)
 
-    def _prepare(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray],
+    def _prepare(self, game: str, shard: str, pack: str, tables: Mapping[str, np.ndarray | FixedPointTable],
                  metadata: Mapping[str, Any] | None, statistics: Mapping[str, Mapping[str, int]] | None
                  ) -> tuple[Path, Path]:
         """Write the pack to a temporary file beside it (not yet synced); the temporary and final paths."""
@@ -538,7 +537,7 @@ class PackStore:
         return tmp, path
 
     @staticmethod
-    def _write(tmp: Path, names: list[str], tables: Mapping[str, np.ndarray], metadata: Mapping[str, Any],
+    def _write(tmp: Path, names: list[str], tables: Mapping[str, np.ndarray | FixedPointTable], metadata: Mapping[str, Any],
                statistics: Mapping[str, Mapping[str, int]]) -> None:
         entries: dict[str, dict[str, Any]] = {}
         with open(tmp, "xb") as f:
@@ -547,7 +546,7 @@ class PackStore:
             for name in names:
                 item = tables[name]
                 encoding = FIXED32 if isinstance(item, FixedPointTable) else None
-                values = item.raw if encoding else np.asarray(item)
+                values = item.raw if isinstance(item, FixedPointTable) else np.asarray(item)
                 values = np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<"))
                 if values.dtype.str not in _DTYPES:
                     raise TypeError(f"cannot store table {name} of dtype {values.dtype}")
@@ -557,7 +556,7 @@ class PackStore:
                 flat = values.reshape(-1).view(np.uint8)
                 digest = hashlib.sha256()
                 for start in range(0, flat.size, _CHUNK_BYTES):
-                    with memoryview(flat[start : start + _CHUNK_BYTES]) as view:
+                    with flat[start : start + _CHUNK_BYTES].data as view:
                         digest.update(view)
                         _write_all(f, view)
                 counts = {k: int(v) for k, v in statistics.get(name, {}).items()}
@@ -588,7 +587,7 @@ class PackStore:
         """Remove temporary files of killed writers in every shard (of ``game``, or of all games)."""
         removed = 0
         now = time.time()
-        games = [self.folder(game)] if game else [d for d in self._children(self.root)]
+        games = [self.folder(game)] if game else list(self._children(self.root))
         for game_folder in games:
             for shard in self._children(game_folder):
                 removed += sum(_remove_if_orphan(tmp, now) for tmp in shard.glob(".*.tmp"))
@@ -688,7 +687,7 @@ class PackStore:
         path = self._where(game, shard, name)
         return None if path is None else self._info(path).metadata
 
-    def load(self, game: str, shard: str, name: str) -> np.ndarray | None:
+    def load(self, game: str, shard: str, name: str) -> np.ndarray | FixedPointTable | None:
         """Table ``name`` of ``shard`` as a read-only memory-mapped array, or None if none holds it."""
         path = self._where(game, shard, name)
         if path is None:

@@ -78,6 +78,7 @@ Safety:
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import math
@@ -737,7 +738,7 @@ class TableStore:
                     positions += chunk.size - nans
                 else:
                     positions += chunk.size
-                with memoryview(chunk.view(np.uint8)) as view:
+                with chunk.view(np.uint8).data as view:
                     digest.update(view)
                     _write_all(f, view)
             meta["positions"] = positions
@@ -930,7 +931,7 @@ class TableStore:
             stats.bytes += int(meta["file_size"])
         return stats
 
-    def check(self, game: str | None = None) -> list[tuple[str, str]]:
+    def check(self, game: str | None = None) -> builtins.list[tuple[str, str]]:  # `list` is a method here
         """Read and check every table in full (values included); ``(path, message)`` for each damaged one."""
         problems = []
         for game_name, signature in self._entries(game):

@@ -375,8 +375,9 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
         yield
         jobs.close()  # the server stops: so does every search
 
-    return Starlette(routes=routes, exception_handlers={GameError: game_error, HTTPException: http_error},
-                     lifespan=lifespan)
+    # Starlette calls each handler with the exceptions of its key only, which its types cannot say
+    handlers: dict[Any, Any] = {GameError: game_error, HTTPException: http_error}
+    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
 
 
 def _default_results() -> Path:

@@ -110,6 +110,7 @@ class Jobs:
     async def _queue(self, job: str, gone: Callable[[], Awaitable[bool]] | None) -> None:
         """Wait for a free worker (and take it); :class:`Cancelled` if the job is cancelled meanwhile."""
         waiting = self._waiting[job] = _Waiting()
+        assert self._slots is not None  # made by run() before it queues a job
         try:
             while self._slots.locked():  # every worker busy
                 if waiting.cancelled or (gone is not None and await gone()):

@@ -229,6 +229,7 @@ def click_option(option: RuleOption) -> click.Option:
             return click.Option([f"--no-{option.name.replace('_', '-')}", option.name], is_flag=True,
                                 flag_value=False, default=True, help=option.help)
         return click.Option([flag, option.name], is_flag=True, default=False, help=option.help)
+    kind: click.ParamType
     if option.kind == "int":
         kind = click.INT if option.low is None and option.high is None else click.IntRange(option.low, option.high)
     elif option.kind == "choice":

@@ -25,7 +25,7 @@ from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits,
 from dicetree.solver.advice import Advice, advise, choices_of
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.ranking import loss_text
-from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, SIMULTANEOUS_KIND, TERMINAL_KIND, Line
+from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, TERMINAL_KIND, Line
 from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
 HELP = "a move by its name; ? ranks the moves; undo takes your last move back; quit stops"

@@ -14,12 +14,16 @@ LINE_EVERY = 5.0
 """Seconds between progress lines where stderr is not a terminal."""
 
 
+def _quiet(done: int, total: int, label: str = "") -> None:
+    """Progress that shows nothing."""
+
+
 @contextmanager
 def progress_bar(title: str, *, enabled: bool = True, transient: bool = True) -> Iterator[Progress]:
     """A ``progress(done, total, label)`` callback: a rich bar on a terminal while the block runs,
     a line every :data:`LINE_EVERY` seconds elsewhere, nothing when not ``enabled``."""
     if not enabled:
-        yield lambda done, total, label="": None
+        yield _quiet
         return
     if not sys.stderr.isatty():
         yield ProgressLines(title)

@@ -33,7 +33,7 @@ class StudyGroup(FullSummaries):
         if name not in self.list_commands(ctx):
             return None
         study = load_game(name).study()
-        params = [click_option(p) for p in study.parameters]
+        params: list[click.Parameter] = [click_option(p) for p in study.parameters]
 
         def run(rules: tuple[str, ...], tables_dir: str | None, as_json: bool, **values) -> None:
             chosen = load_with_rules(name, rules).study()

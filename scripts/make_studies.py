@@ -73,7 +73,7 @@ def make_pairings(out: Path, plain: dict) -> None:
     write_csv(out / "pairings.csv", [[*a, *b] for a, b in zip(mean_all, mean_open)], DICE_LABELS,
               [f"all:{d}" for d in DICE_LABELS] + [f"no-capture:{d}" for d in DICE_LABELS], "mine\\theirs")
     fig, axes = plt.subplots(1, 2, figsize=(12, 5))
-    common = dict(xlabel="their die (B)", ylabel="my die (A, to move)", cbar_label="P(A wins the round)", fmt="{:.3f}")
+    common = {"xlabel": "their die (B)", "ylabel": "my die (A, to move)", "cbar_label": "P(A wins the round)", "fmt": "{:.3f}"}
     heatmap(None, mean_all, DICE_LABELS, DICE_LABELS, ax=axes[0],
             title="one die each, no cards: mean over all face pairs", **common)
     heatmap(None, mean_open, DICE_LABELS, DICE_LABELS, ax=axes[1],

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from dicetree.solver.analysis import Analysis, analyse, exact_within_reach, simultaneous_json, solved_exactly
 from dicetree.solver.game import Game, GameError, State
@@ -31,7 +31,7 @@ from dicetree.solver.ranking import MoveValue
 from dicetree.solver.search import Searcher, SearchResult
 from dicetree.solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
 
-Advice = Union[Analysis, SimultaneousResult]
+Advice = Analysis | SimultaneousResult
 
 
 def advise(game: Game, state: State, *, depth: int | None = None, time_limit: float | None = None,

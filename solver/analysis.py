@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from dicetree.solver.game import Deals, Game, GameError, State
+from dicetree.solver.game import Action, Deals, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
 from dicetree.solver.paranoid import meaning as paranoid_meaning
 from dicetree.solver.ranking import MoveValue, loss_text, rank_moves
@@ -406,7 +406,7 @@ def _meaning(game: Game) -> str:
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:
     """Each move's weighted mean value over the concrete positions, best first."""
     totals: dict[str, float] = {}
-    actions = {}
+    actions: dict[str, Action] = {}
     for result, weight in zip(results, weights):
         for move in result.moves:
             totals[move.name] = totals.get(move.name, 0.0) + weight * move.value

@@ -22,6 +22,7 @@ the one renderer: the explorer's page shows its SVG (``/api/position`` answers i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from html import escape
 from typing import Any
@@ -217,7 +218,8 @@ def board_svg(board: Board, width: int = 520) -> str:
     >>> print(board_svg(Board("Game over", ()))[:80])
     <svg xmlns="http://www.w3.org/2000/svg" class="board" width="520" height="34" vi
     """
-    drawers = {Die: _die, Card: _card, Counter: _counter}
+    # each drawer takes its own kind of piece: the table pairs them, so a piece's type picks its drawer
+    drawers: dict[type, Callable[[Any, float, float], tuple[str, float]]] = {Die: _die, Card: _card, Counter: _counter}
     body: list[str] = [_text(8, 18, board.status, 13, ACTIVE, anchor="start", weight="bold")]
     y = float(STATUS_H)
     frames: list[tuple[str, bool, float, float]] = []  # owner, active, top, bottom

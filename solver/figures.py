@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 
-def write_csv(path: Path | str, matrix: Sequence[Sequence], row_labels: Sequence, col_labels: Sequence,
+def write_csv(path: Path | str, matrix: Sequence[Sequence] | np.ndarray, row_labels: Sequence, col_labels: Sequence,
               corner: str = "") -> Path:
     """A table with labelled rows and columns; floats with 12 decimals."""
     path = Path(path)

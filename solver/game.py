@@ -141,7 +141,7 @@ class GameType:
         return f"{low} to {high} players"
 
 
-def check_game(game: "Game", purpose: str, *, max_players: int = 2, constant_sum: bool = True,
+def check_game(game: Game, purpose: str, *, max_players: int = 2, constant_sum: bool = True,
                turns: bool | None = None) -> None:
     """Refuse, in one line, a game whose declared facts do not fit ``purpose`` (e.g. 'expectiminimax
     search'): more than ``max_players`` players, two players whose returns are not constant-sum

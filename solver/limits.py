@@ -95,7 +95,7 @@ def deepen(
     default_depth: int,
     start: float,
     set_deadline: Callable[[float | None], None],
-    on_iteration: Callable[[R], None] | None = None,
+    on_iteration: Callable[[R], object] | None = None,
 ) -> tuple[R, str]:
     """Iterative deepening from depth 1 within ``limits``: ``step(depth)`` returns an iteration's
     result and whether it solved the position (no line reached the depth), or raises

@@ -40,6 +40,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
+from typing import cast
 
 from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameError, State
 from dicetree.solver.parallel import Workers, made_once
@@ -145,7 +146,7 @@ class Match:
     def __post_init__(self) -> None:
         game = self.game
         specs = tuple(parse_strategy(s, game) if isinstance(s, str) else s for s in self.specs)
-        object.__setattr__(self, "specs", specs)
+        object.__setattr__(self, "specs", specs)  # from here on every spec is parsed: see strategy_specs
         n, k = game.num_players, len(specs)
         if n < 2:
             raise GameError(f"{game.game_type.long_name} is played here by one player: strategies play each other "
@@ -180,11 +181,16 @@ class Match:
         k = self.rotations
         return tuple((p + rotation) % k for p in range(self.game.num_players))
 
+    @property
+    def strategy_specs(self) -> tuple[StrategySpec, ...]:
+        """:attr:`specs`, which may be given as texts, as they are once made (parsed when the match is)."""
+        return cast("tuple[StrategySpec, ...]", self.specs)
+
     def make_strategies(self) -> tuple[Strategy, ...]:
         """One strategy object per spec; equal specs share one where the strategy is ``shareable``."""
         made: dict[StrategySpec, Strategy] = {}
         strategies = []
-        for spec in self.specs:
+        for spec in self.strategy_specs:
             strategy = made[spec] if spec in made else make_strategy(self.game, spec)
             if strategy.shareable:
                 made[spec] = strategy
@@ -227,7 +233,7 @@ class Match:
         game = self.game
         limit = game.turn_limit if self.turn_limit is None else replace(game.turn_limit, turns=self.turn_limit)
         return MatchResult(
-            game_name=game.name, players=game.num_players, specs=self.specs, seed=self.seed,
+            game_name=game.name, players=game.num_players, specs=self.strategy_specs, seed=self.seed,
             start=game.format(self.start) if self.start is not None else "", records=records,
             jobs=jobs.jobs if isinstance(jobs, Workers) else jobs,
             where=jobs.where if isinstance(jobs, Workers) and jobs.on_dask else "",
@@ -253,11 +259,11 @@ class Duel(Match):
 
     @property
     def a(self) -> StrategySpec:
-        return self.specs[0]
+        return self.strategy_specs[0]
 
     @property
     def b(self) -> StrategySpec:
-        return self.specs[1]
+        return self.strategy_specs[1]
 
 
 def run_duel(

@@ -123,7 +123,7 @@ def _maximin_lp(matrix: np.ndarray) -> tuple[np.ndarray, float, np.ndarray | Non
     from scipy.optimize import linprog  # 0.5 s to import: loaded by the first matrix game that needs an LP
 
     result = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
-    if result.status != 0:
+    if result.status != 0 or result.x is None:  # x is set exactly when it succeeded
         raise GameError(f"the matrix game's linear program failed: {result.message}")
     x = _clean(result.x[:rows])
     if x is None:

@@ -23,9 +23,10 @@ import json
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 from string import ascii_uppercase
 
 from dicetree.solver.game import GameError, TurnLimit
@@ -127,7 +128,8 @@ class MatchLog(ResumeLog):
         """The records of every deal whose games all finished."""
         by_deal: dict[int, dict[int, GameRecord]] = {}
         for fields in self.entries():
-            record = GameRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+            values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}  # JSON
+            record = GameRecord(**values)
             by_deal.setdefault(record.deal, {})[record.rotation] = record
         return [record for deal in sorted(by_deal) if len(by_deal[deal]) == games_per_deal
                 for _, record in sorted(by_deal[deal].items())]

@@ -148,12 +148,12 @@ def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64
     1.0
     """
     check_searchable(game)
-    game = _view(game, state)
+    view = _view(game, state)  # whose turn, returns and evaluations; moves and chance are the game's own
 
     def value(state: State, depth: int) -> float:
-        player = game.current_player(state)
+        player = view.current_player(state)
         if player == TERMINAL:
-            return game.returns(state)[0]
+            return view.returns(state)[0]
         if player == CHANCE:
             total = 0.0
             for outcome, p in chance_distribution(game, state, chance_samples, seed)[0]:
@@ -162,7 +162,7 @@ def expectimax(game: Game, state: State, depth: int, *, chance_samples: int = 64
         if player == SIMULTANEOUS:
             raise _simultaneous_error(game, state)
         if depth == 0:
-            return game.evaluate(state, 0)
+            return view.evaluate(state, 0)
         values = [value(game.apply(state, action), depth - 1) for action in game.legal_actions(state)]
         return max(values) if player == 0 else min(values)
 
@@ -245,7 +245,7 @@ class Searcher:
         state: State,
         depth: int | None = None,
         time_limit: float | None = None,
-        on_iteration: Callable[[SearchResult], None] | None = None,
+        on_iteration: Callable[[SearchResult], object] | None = None,
         lines: bool = False,
     ) -> SearchResult:
         """Rank every legal move of ``state`` by iterative deepening up to ``depth`` decisions.
@@ -512,21 +512,21 @@ class Searcher:
         total = 0.0
         rest_lo, rest_hi = sum_lo, sum_hi
         for i, child in enumerate(children):
-            p, l, h = probs[i], lo[i], hi[i]
-            rest_lo -= p * l
-            rest_hi -= p * h
-            if l >= h:  # known exactly (a terminal, an evaluation, or probes that met)
-                v = l
+            p, lo_i, hi_i = probs[i], lo[i], hi[i]
+            rest_lo -= p * lo_i
+            rest_hi -= p * hi_i
+            if lo_i >= hi_i:  # known exactly (a terminal, an evaluation, or probes that met)
+                v = lo_i
             else:
                 need_low = (alpha - total - rest_hi) / p
                 need_high = (beta - total - rest_lo) / p
                 # Only rounding errors let the bounds alone decide here (the checks above cut first).
-                if need_low >= h:
-                    return self._store_chance(key, depth, total + p * h + rest_hi, UPPER)
-                if need_high <= l:
-                    return self._store_chance(key, depth, total + p * l + rest_lo, LOWER)
-                window_low = need_low if need_low > l else l
-                window_high = need_high if need_high < h else h
+                if need_low >= hi_i:
+                    return self._store_chance(key, depth, total + p * hi_i + rest_hi, UPPER)
+                if need_high <= lo_i:
+                    return self._store_chance(key, depth, total + p * lo_i + rest_lo, LOWER)
+                window_low = need_low if need_low > lo_i else lo_i
+                window_high = need_high if need_high < hi_i else hi_i
                 v = value_of(child, depth, window_low, window_high)
                 if v <= need_low:
                     return self._store_chance(key, depth, total + p * v + rest_hi, UPPER)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import html
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, IllegalMoveError, State, \
@@ -98,11 +99,10 @@ def node_of(game: Game, state: State) -> Node:
     """What can happen at ``state`` (see :class:`Node`)."""
     player = game.current_player(state)
     kind = node_kind(game, state)
-    common = {"position": game.format(state), "kind": kind, "mover": max(player, -1),
-              "mover_name": game.player_name(player) if player >= 0 else "",
-              "players": tuple(game.player_name(p) for p in range(game.num_players))}
+    node = partial(Node, game.format(state), kind, max(player, -1), game.player_name(player) if player >= 0 else "",
+                   tuple(game.player_name(p) for p in range(game.num_players)))
     if kind == DECISION:
-        return Node(**common, moves=tuple(game.action_name(state, a) for a in game.legal_actions(state)))
+        return node(moves=tuple(game.action_name(state, a) for a in game.legal_actions(state)))
     if kind == CHANCE_KIND:
         count = game.chance_outcome_count(state)
         outcomes: tuple[tuple[str, float], ...] = ()
@@ -111,11 +111,11 @@ def node_of(game: Game, state: State) -> Node:
                 outcomes = tuple((game.action_name(state, o), float(p)) for o, p in game.chance_outcomes(state))
             except TooManyOutcomes:
                 pass
-        return Node(**common, outcomes=outcomes, outcome_count=count)
+        return node(outcomes=outcomes, outcome_count=count)
     if kind == SIMULTANEOUS_KIND:
-        return Node(**common, choices=tuple(tuple(game.action_name(state, a) for a in own)
+        return node(choices=tuple(tuple(game.action_name(state, a) for a in own)
                                             for own in game.joint_actions(state)))
-    return Node(**common, returns=tuple(float(r) for r in game.returns(state)))
+    return node(returns=tuple(float(r) for r in game.returns(state)))
 
 
 def parse_move(game: Game, state: State, text: str) -> Action:

@@ -315,7 +315,7 @@ class SimultaneousSearcher:
         each node every chooser's likeliest choice played together, at chance the likeliest outcome
         (in brackets, as the turn-based searches write chance). Deeper nodes are ranked again with
         the decisions left (their values are in the cache)."""
-        game, line = self.game, []
+        line: list[str] = []
         deadline, self._deadline = self._deadline, None  # a completed depth's line is never cut short
         try:
             return self._follow(state, answers, depth, line)
@@ -391,7 +391,7 @@ class SimultaneousSearcher:
     ) -> tuple[MatrixSolution, list[Action], list[tuple[Action, ...]]]:
         """The matrix game at a simultaneous node for ``focus``: its options x the others' joint options."""
         game = self.game
-        own = [list(o) if o else [None] for o in options]
+        own: list[list[Action]] = [list(o) if o else [None] for o in options]  # None: a player without choice
         rows = own[focus]
         others = [p for p in range(len(own)) if p != focus]
         columns = list(itertools.product(*(own[p] for p in others)))
@@ -399,7 +399,7 @@ class SimultaneousSearcher:
         for row in rows:
             line = []
             for column in columns:
-                joint = [None] * len(own)
+                joint: list[Action] = [None] * len(own)
                 joint[focus] = row
                 for p, action in zip(others, column):
                     joint[p] = action

@@ -78,7 +78,7 @@ class StateGraph:
     def to_networkx(self) -> nx.MultiDiGraph:
         """The graph with its data: nodes carry ``state``, ``kind`` (and ``returns0`` at terminals),
         edges ``action`` and ``probability`` (a decision's edges have probability 1)."""
-        graph = nx.MultiDiGraph()
+        graph: nx.MultiDiGraph[int] = nx.MultiDiGraph()
         for i, state in enumerate(self.states):
             attrs = {"state": state, "kind": KIND_NAMES[self.kind[i]]}
             if self.kind[i] == TERMINAL_NODE:
@@ -175,9 +175,9 @@ def build_graph(game: Game, root: State, max_states: int = 2_000_000) -> StateGr
     if len(sums) > 1:
         raise GameError(f"the returns are not constant-sum (player 0 + player 1 takes {len(sums)} values)")
     pov = point_of_view(game)
-    total = sums.pop() if sums else None
-    if total is not None and abs(total - pov.constant) > 1e-9:
-        raise GameError(f"the returns add up to {total:g}, but {game.game_type.long_name} declares {pov.constant:g}")
+    returns_sum = sums.pop() if sums else None
+    if returns_sum is not None and abs(returns_sum - pov.constant) > 1e-9:
+        raise GameError(f"the returns add up to {returns_sum:g}, but {game.game_type.long_name} declares {pov.constant:g}")
     n = len(states)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.asarray(counts, dtype=np.int64), out=indptr[1:])
@@ -193,7 +193,7 @@ def build_graph(game: Game, root: State, max_states: int = 2_000_000) -> StateGr
 def _describe(game: Game, state: State) -> str:
     try:
         return game.format(state)
-    except Exception:  # a toy game may not format every state
+    except Exception:  # noqa: BLE001 - a toy game may not format every state, and a label is only a label
         return repr(state)
 
 
@@ -215,7 +215,7 @@ def generations(graph: StateGraph) -> tuple[list[Generation], int]:
     terminal = graph.kind == TERMINAL_NODE
     nonterminal = np.flatnonzero(~terminal)
     edge_mask = ~terminal[graph.succ]
-    scc_graph = nx.DiGraph()
+    scc_graph: nx.DiGraph[int] = nx.DiGraph()
     scc_graph.add_nodes_from(nonterminal.tolist())
     pairs = np.unique(graph.src[edge_mask] * n + graph.succ[edge_mask])
     scc_graph.add_edges_from(zip((pairs // n).tolist(), (pairs % n).tolist()))

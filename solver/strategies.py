@@ -102,7 +102,7 @@ class Strategy(ABC):
     all_seeing: bool = False
     """Given the whole position in play rather than its player's observation (set from the spec)."""
 
-    def new_game(self, start: State | None) -> None:
+    def new_game(self, start: State | None) -> None:  # noqa: B027 - a hook: most strategies keep nothing
         """Called before each game with its start, or None where the start holds what the strategy
         may not see (strategies that keep per-game knowledge reset it)."""
 
@@ -155,6 +155,7 @@ class StrategyKind:
                 raise GameError(f"strategy '{shorten(text)}': unknown option '{shorten(item)}' "
                                 f"(options of {self.name}: {known})")
             low, high = declared[key].low, declared[key].high
+            assert low is not None and high is not None  # a strategy's options are whole numbers (int_option)
             if not value.isdigit() or not low <= int(value) <= high:
                 raise GameError(f"strategy '{shorten(text)}': {key} must be a whole number from {low} to {high:,}, "
                                 f"not '{shorten(value)}'")

@@ -221,7 +221,7 @@ def build_tree(game: Game, state: State, options: TreeOptions | None = None) -> 
     bounds = game.value_bounds()
     builder = _Builder(game, source, options)
     root = builder.add(state, options.depth)
-    if options.exact:
+    if isinstance(source, _ExactValues):  # options.exact
         method = (f"exact values ({source.solution.num_states:,} states solved); "
                   f"{options.depth} decisions drawn")
     else:
@@ -242,7 +242,7 @@ class _Builder:
 
     def __init__(self, game: Game, source: _SearchValues | _ExactValues, options: TreeOptions):
         self.game, self.source, self.options = game, source, options
-        self.graph = nx.DiGraph()
+        self.graph: nx.DiGraph[int] = nx.DiGraph()
 
     def _node(self, **attrs: Any) -> int:
         node = self.graph.number_of_nodes()
@@ -283,7 +283,8 @@ class _Builder:
             groups.setdefault(round(item[3], decimals), []).append(item)
         value = math.fsum(p * v for _, p, _, v in valued)
         node = self._node(kind=CHANCE_NODE, value=value, player=-1, outcomes=len(valued), sampled=sampled, **common)
-        kept, rare = [], []
+        kept: list[tuple[float, list[tuple[Action, float, State, float]]]] = []
+        rare: list[tuple[float, list[tuple[Action, float, State, float]]]] = []
         for members in groups.values():
             total = math.fsum(p for _, p, _, _ in members)
             (kept if total >= self.options.min_prob else rare).append((total, members))
@@ -330,8 +331,8 @@ def outcome_label(names: list[str], limit: int = 3) -> str:
     >>> outcome_label(["a:1 b:2", "a:2 b:1", "a:3 b:3", "a:4 b:4"])
     'a:1 b:2 | a:2 b:1 | ... (4)'
     """
-    matches = [_NUMBERED.match(name) for name in names]
-    if all(matches) and len({m.group(1) for m in matches}) == 1:
+    matches = [m for m in map(_NUMBERED.match, names) if m]
+    if len(matches) == len(names) and len({m.group(1) for m in matches}) == 1:
         faces = sorted(int(m.group(2)) for m in matches)
         return matches[0].group(1) + ",".join(_ranges(faces))
     if len(names) <= limit:

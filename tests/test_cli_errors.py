@@ -88,7 +88,7 @@ def test_help_answers_to_h_and_help(args):
 def test_help_lists_the_games_and_an_example_per_command():
     text = run("-h").output
     assert all(game in text for game in game_names())
-    for name, (_, summary, example) in COMMANDS.items():
+    for _, summary, example in COMMANDS.values():
         assert summary in " ".join(text.split()) and example in text
     assert "_DICETREE_COMPLETE=bash_source dicetree" in text
     best = run("best", "-h").output

@@ -56,7 +56,7 @@ def test_record_values_rank_the_legal_records():
     state = game.parse("HOP=1,2,3 DBL=- t0 3/6 B4R5")
     solution = solve_hand(game.hand(state), state.marks, 0, 3)
     assert [record.label for record, _ in solution.record_values(state.marks, 0, (4, 5), 3)] == ["4-5"]
-    values = dict((f"{r.card}:{r.label}", v) for r, v in solution.record_values(state.marks, 0, (4, 4), 3))
+    values = {f"{r.card}:{r.label}": v for r, v in solution.record_values(state.marks, 0, (4, 4), 3)}
     assert set(values) == {"1:4-4"}  # a double 4 fits only Doubles as rolled, so it must go there
 
 

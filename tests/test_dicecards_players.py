@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dicetree.cli.main import main
-from dicetree.solver.game import TERMINAL, GameError, PositionError
+from dicetree.solver.game import GameError, PositionError
 from dicetree.solver.games.dicecards import DiceCards
 from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
 from dicetree.solver.games.dicecards.state import COPIES, HAND, OVER, RECORD, ROLL, DiceCardsState, Roll, Seat

@@ -15,7 +15,7 @@ from dicetree.solver.game import CHANCE, GameError
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, KING, UNKNOWN
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces
-from dicetree.solver.games.rolldown.state import CAPTURE, DECIDE, NOBODY, SET, Capture, Reroll, SetFace
+from dicetree.solver.games.rolldown.state import CAPTURE, NOBODY, SET, Capture, Reroll, SetFace
 from dicetree.solver.games.rolldown.study import EndgameStudy
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature, card_values
@@ -139,6 +139,7 @@ def test_the_rules_and_the_tables_play_a_card_the_same_way(ace, card):
 LAYERS = {  # a module may import only from lower layers (or its own)
     "cards": 0, "datafile": 0, "state": 1, "match_equity": 2, "rules": 3, "notation": 4, "evaluation": 4,
     "fitted": 4, "hands": 4, "board": 4, "fused": 4, "endless": 4, "tables": 5, "tablebase": 6, "study": 7, "exact_leaves": 7, "game": 8, "__init__": 9,
+    "network_kernel": 2,
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -82,7 +82,7 @@ def test_more_points_never_hurt():
 def test_first_to_50_against_a_plain_recursion():
     q = HAND_MADE.probabilities()
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(a: int, b: int, starter: int) -> float:
         if a >= 50:
             return 1.0
@@ -204,7 +204,7 @@ def test_the_search_values_a_round_ending_capture_by_the_table():
 @pytest.mark.parametrize("mode", ["first50", "nine"])
 def test_match_values_stay_within_0_and_1_along_random_play(mode):
     rng = random.Random(7)
-    for match in range(2):
+    for _ in range(2):
         state = PLAY_ON.new_match(mode, rng)
         while not PLAY_ON.is_terminal(state):
             if state.phase != ROUND_OVER and not PLAY_ON.is_chance(state):

@@ -437,7 +437,7 @@ def test_the_deal_starts_the_next_round_with_the_other_first_player():
 def test_a_deck_is_not_reshuffled_while_it_has_cards():
     match = Rolldown(objective="match", horizon="match")
     # A's deck is exactly A, A, X; B's has every card but both Kings and both Queens
-    state = match.parse(f"-/- b -/- - first50 40-40 8 2233445566778899TTJJQQKK/KKQQ a won:a:8")
+    state = match.parse("-/- b -/- - first50 40-40 8 2233445566778899TTJJQQKK/KKQQ a won:a:8")
     rng = random.Random(2)
     for _ in range(20):
         dealt = match.apply(state, match.sample_chance(state, rng))
@@ -467,7 +467,7 @@ def test_an_empty_deck_is_reshuffled_from_its_own_discards_in_round_ten():
 def test_a_deck_that_runs_out_mid_draw_is_reshuffled_then():
     match = Rolldown(objective="match", horizon="match")
     # A's deck holds only the Joker and one King: both are drawn, then the discards are reshuffled
-    state = match.parse(f"-/- b -/- - first50 40-40 9 AA2233445566778899TTJJQQK/- a won:a:8")
+    state = match.parse("-/- b -/- - first50 40-40 9 AA2233445566778899TTJJQQK/- a won:a:8")
     rng = random.Random(9)
     for _ in range(20):
         dealt = match.apply(state, match.sample_chance(state, rng))

@@ -169,7 +169,7 @@ def test_the_ace_variants():
         # leaves every capture open and closes some of theirs), so the printed Ace's extra plays
         # (my die to 1, theirs to its top) never beat the online ones: equal values.
         assert np.abs(printed[sig] - online[sig]).max() < 1e-12
-        for axis, sides in enumerate(sig.shape):
+        for axis in range(len(sig.shape)):
             steps = np.diff(online[sig], axis=axis)
             assert np.all(steps >= -1e-12) if axis < sig.dice else np.all(steps <= 1e-12)
     # online: the Ace takes the mover's own die to its top or the opponent's to 1, nothing else

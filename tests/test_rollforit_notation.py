@@ -58,7 +58,7 @@ def test_the_help_examples_parse_and_the_help_states_the_readings():
 
 def test_any_order_is_read_and_written_canonically():
     game = GAMES[2]
-    text = f"G29:A544,G24:B21,G15:B4:A53 31-27 A:turn deck:G30,G25-G26,G21-G23,G16-G18,G05-G14"
+    text = "G29:A544,G24:B21,G15:B4:A53 31-27 A:turn deck:G30,G25-G26,G21-G23,G16-G18,G05-G14"
     assert game.format(game.parse(text)) == EXAMPLE
 
 

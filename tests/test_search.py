@@ -94,7 +94,7 @@ ROLLDOWN = load_game("rolldown")
 ROLLDOWN_SAMPLED = load_game("rolldown", exact_chance_limit=20)  # Jokers on four dice are sampled
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rolldown_reference(sampled: bool, position: str, depth: int) -> dict:
     game = ROLLDOWN_SAMPLED if sampled else ROLLDOWN
     return reference_values(game, game.parse(position), depth)

@@ -48,8 +48,8 @@ import random
 import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
-from typing import NamedTuple
+from functools import cache, lru_cache
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -146,11 +146,17 @@ def share_tickets(extras: list[np.ndarray]) -> np.ndarray:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(width: int) -> tuple[np.ndarray, np.ndarray]:
     """Every (k, j) with 0 <= j <= k < width, ordered by k: the ways to split k tickets."""
     pairs = np.array([(k, j) for k in range(width) for j in range(k + 1)], np.int64)
     return pairs[:, 0], pairs[:, 1]
+
+
+class CardSolutions(Protocol):
+    """Where :class:`Approximation` takes card solutions from besides solving them (the game's stored ones)."""
+
+    def card_values(self, card: Card, rolls: int, prices: tuple[float, ...]) -> CardValues: ...
 
 
 class Approximation:
@@ -165,7 +171,7 @@ class Approximation:
         self.library = library
         self.rolls = rolls
         self.prices = tuple(float(p) for p in prices)
-        self.solutions = None
+        self.solutions: CardSolutions | None = None
         self.rollouts = ROLLOUTS
         self.corrections: OrderedDict[tuple[str, ...], Correction] = OrderedDict()
         """Where card solutions come from besides solving them: an object whose

@@ -60,8 +60,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Hashable, Iterator
-from functools import lru_cache
-from typing import ClassVar, NamedTuple
+from functools import cache
+from typing import ClassVar, Generic, NamedTuple, TypeVar, cast
 
 from dicetree.solver.game import GameError, PositionError
 from dicetree.solver.games.dicecards.state import FACES
@@ -72,6 +72,10 @@ MAX_NUMBER = 2 * FACES
 NEED_KINDS = "BRDTNP"
 """B: the Black die, R: the Red die, D: either die, T: the total, N: any number (a die or the total),
 P: both dice at once (a pair, either colour)."""
+
+
+Marks = TypeVar("Marks", bound=Hashable)
+"""A card's state: each kind of card has its own (an int bit mask, a tuple of counts, ...)."""
 
 
 class CardError(GameError):
@@ -133,7 +137,7 @@ def need_text(need: Need) -> str:
     return f"{'' if need.kind == 'N' else need.kind}{need.first}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def price(need: Need, black: int, red: int) -> int:
     """The tickets it takes to make the roll ``black``, ``red`` fit ``need``: 1 per 1 a number is
     changed, never taking a die above 6 or below 1 (so a total moves within 2..12 and a die
@@ -156,7 +160,7 @@ IMPOSSIBLE = 10**6
 """The price of a need no roll can be changed into."""
 
 
-class Card(ABC):
+class Card(ABC, Generic[Marks]):
     """One card: its rules as an object (see the module docstring for the interface).
 
     ``name`` is the printed name, ``code`` the short name positions and moves use (letters and
@@ -185,7 +189,7 @@ class Card(ABC):
         self.in_order = bool(in_order)
         self.source = str(source)
         self.assumed = str(assumed)
-        self._slots: dict[Hashable, tuple[Slot, ...]] = {}
+        self._slots: dict[Marks, tuple[Slot, ...]] = {}
         self._most: dict[str, int] = {}
 
     def __repr__(self) -> str:
@@ -193,52 +197,52 @@ class Card(ABC):
 
     # ----- the interface -----------------------------------------------------------------------
     @abstractmethod
-    def start(self) -> Hashable:
+    def start(self) -> Marks:
         """The empty card's state."""
 
     @abstractmethod
-    def slots(self, marks: Hashable) -> tuple[Slot, ...]:
+    def slots(self, marks: Marks) -> tuple[Slot, ...]:
         """Every place a number may be recorded in state ``marks`` (empty when the card is full)."""
 
     @abstractmethod
-    def raw_points(self, marks: Hashable) -> int:
+    def raw_points(self, marks: Marks) -> int:
         """What the marks score now, before All-or-Nothing."""
 
     @abstractmethod
-    def is_complete(self, marks: Hashable) -> bool:
+    def is_complete(self, marks: Marks) -> bool:
         """Whether everything on the card is filled (what All-or-Nothing asks for)."""
 
     @abstractmethod
-    def rolls_used(self, marks: Hashable) -> int:
+    def rolls_used(self, marks: Marks) -> int:
         """How many rolls are recorded on the card."""
 
     @abstractmethod
-    def format_marks(self, marks: Hashable) -> str:
+    def format_marks(self, marks: Marks) -> str:
         """The marks as notation text (no spaces, no ``=``; ``-`` for an empty card is the custom)."""
 
     @abstractmethod
-    def parse_marks(self, text: str) -> Hashable:
+    def parse_marks(self, text: str) -> Marks:
         """The state ``format_marks`` wrote; :class:`PositionError` for text that is no state of this card."""
 
-    def tickets(self, marks: Hashable) -> int:
+    def tickets(self, marks: Marks) -> int:
         """Tickets the card has given in state ``marks`` (default: none)."""
         return 0
 
     # ----- what the engine uses ---------------------------------------------------------------------
-    def score(self, marks: Hashable) -> int:
+    def score(self, marks: Marks) -> int:
         """The points the card scores at the end in state ``marks``: All-or-Nothing scores only when complete."""
         if self.all_or_nothing and not self.is_complete(marks):
             return 0
         return self.raw_points(marks)
 
-    def open_slots(self, marks: Hashable) -> tuple[Slot, ...]:
+    def open_slots(self, marks: Marks) -> tuple[Slot, ...]:
         """:meth:`slots`, remembered per state (a card's slots never change)."""
         known = self._slots.get(marks)
         if known is None:
             known = self._slots[marks] = tuple(self.slots(marks))
         return known
 
-    def reachable(self, limit: int = 1_000_000) -> Iterator[Hashable]:
+    def reachable(self, limit: int = 1_000_000) -> Iterator[Marks]:
         """Every state the card can reach from :meth:`start` (breadth first); :class:`CardError`
         beyond ``limit`` states."""
         first = self.start()
@@ -248,11 +252,12 @@ class Card(ABC):
             marks = queue.popleft()
             yield marks
             for slot in self.open_slots(marks):
-                if slot.after not in seen:
+                after = cast(Marks, slot.after)  # a slot leads to another state of this card
+                if after not in seen:
                     if len(seen) >= limit:
                         raise CardError(f"card '{self.name}' has more than {limit:,} states")
-                    seen.add(slot.after)
-                    queue.append(slot.after)
+                    seen.add(after)
+                    queue.append(after)
 
     def max_points(self) -> int:
         """The most the card can score (over every state it can reach; remembered)."""

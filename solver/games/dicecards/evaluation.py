@@ -48,7 +48,9 @@ class CardGame(Protocol):
     rolls: int
     evaluation: str
     may_pass: bool
-    approximation: Approximation
+
+    @property
+    def approximation(self) -> Approximation: ...
 
     def value_bounds(self) -> ValueBounds: ...
 

@@ -134,7 +134,7 @@ class HandSolution:
             raise GameError(f"the solution covers 0..{self.rolls} rolls to go and up to {self.max_tickets} tickets")
         return float(self.values[rolls_left, self.graph.index[marks], tickets])
 
-    def record_values(self, marks: tuple[Hashable, ...], tickets: int, roll: tuple[int, int],
+    def record_values(self, marks: tuple[Hashable, ...], tickets: int, roll: tuple[int, ...],
                       rolls_left: int) -> list[tuple[Record, float]]:
         """Every legal record of ``roll`` with its exact value (``rolls_left`` counts this roll), best first."""
         cards = self.graph.cards

@@ -53,7 +53,7 @@ dicetree.solver.games.dicecards.cards.CardError: cards file 'mine.json', card 1 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -132,10 +132,11 @@ class Entry:
 
     def common(self) -> dict[str, Any]:
         """The keywords every card takes (name, code, flags, source, assumptions)."""
-        return dict(
-            name=self.text("name"), code=self.text("code"), all_or_nothing=self.flag("all_or_nothing", False),
-            in_order=self.flag("in_order", False), source=self.text("source", ""), assumed=self.text("assumed", ""),
-        )
+        return {
+            "name": self.text("name"), "code": self.text("code"), "all_or_nothing": self.flag("all_or_nothing", False),
+            "in_order": self.flag("in_order", False), "source": self.text("source", ""),
+            "assumed": self.text("assumed", ""),
+        }
 
     def finish(self) -> None:
         """Refuse keys nobody read (a misspelt key would otherwise be silently ignored)."""
@@ -155,7 +156,7 @@ def _needs(texts: Iterable[str], what: str) -> tuple[Need, ...]:
 
 
 # ----- cards whose state is a set of marked cells (a bit mask) ----------------------------------------------------
-class MaskCard(Card):
+class MaskCard(Card[int]):
     """A card of distinct cells, each taking one need; its state is the bit mask of marked cells."""
 
     def __init__(self, name: str, code: str, cells: Sequence[Need], **common: Any) -> None:
@@ -319,7 +320,7 @@ def _most_disjoint(lines: tuple[int, ...], used: int) -> int:
 
 
 # ----- cards with a state of counts ---------------------------------------------------------------------------------
-class SudokuCard(Card):
+class SudokuCard(Card[tuple[int, ...]]):
     """A Sudoku whose empty boxes need ``need[v-1]`` of each number v; any number 1..6 (a die, or a
     total of at most 6) fits while some box still needs it. The state: how many of each are recorded.
 
@@ -380,7 +381,7 @@ class SudokuCard(Card):
         return 0
 
 
-class PyramidCard(Card):
+class PyramidCard(Card[tuple[tuple[int, int], ...]]):
     """Rows of boxes (``rows``: their sizes, bottom first) that must all add up to the same number.
 
     A box takes any number 1..12. A row is complete when all its boxes are filled; it may only be
@@ -468,10 +469,10 @@ class PyramidCard(Card):
             if word == "-":
                 marks.append((0, 0))
                 continue
-            filled, colon, total = word.partition(":")
-            if not (colon and _canonical(filled) and _canonical(total)):
+            filled_text, colon, total_text = word.partition(":")
+            if not (colon and _canonical(filled_text) and _canonical(total_text)):
                 raise self.marks_error(text, f"has a row '{shorten(word)}': write boxes filled:their sum, e.g. 2:9")
-            filled, total = int(filled), int(total)
+            filled, total = int(filled_text), int(total_text)
             if not 1 <= filled <= size or not filled <= total <= MAX_NUMBER:
                 raise self.marks_error(text, f"has a row '{word}' that cannot be: {size} boxes, a sum of at most 12")
             marks.append((filled, total))
@@ -493,7 +494,7 @@ def _canonical(text: str) -> bool:
     return text.isdigit() and text.isascii() and (text == "0" or text[0] != "0")
 
 
-class PolyominoCard(Card):
+class PolyominoCard(Card[tuple[int, ...]]):
     """Columns that fill from the bottom (gravity): a number fitting column c's need drops a brick
     there; row k scores ``points[k]`` once every column is at least k high. The state: the heights.
 
@@ -668,14 +669,15 @@ def parse_library(data: object, source: str, assumed: bool = False) -> CardLibra
         raise CardError(f"{where}: unknown key '{shorten(unknown[0])}' (keys: cards, about)")
     cards = []
     for number, item in enumerate(data["cards"], 1):
-        label = item.get("name") if isinstance(item, dict) and isinstance(item.get("name"), str) else "?"
+        name = item.get("name") if isinstance(item, dict) else None
+        label = name if isinstance(name, str) else "?"
         entry_where = f"{where}, card {number} ({shorten(label, 40)})"
         if not isinstance(item, dict):
             raise CardError(f"{entry_where} must be a JSON object")
         entry = Entry(item, entry_where)
         try:
             cls = kind_class(entry.text("kind"), entry_where)
-            card = cls.from_entry(entry)
+            card = cls.from_entry(entry)  # type: ignore[attr-defined]  # register_kind made sure it has one
             entry.finish()
         except CardError as error:
             message = str(error)

@@ -103,13 +103,15 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
     segments = str(text).split("|")
     players = game.players
     if len(segments) != players:
-        hands = "1 player's hand" if len(segments) == 1 else f"{len(segments)} players' hands (separated by |)"
-        raise PositionError(f"the position has {hands}, the game {players} (rule option players={len(segments)} "
+        held = "1 player's hand" if len(segments) == 1 else f"{len(segments)} players' hands (separated by |)"
+        raise PositionError(f"the position has {held}, the game {players} (rule option players={len(segments)} "
                             "plays that game)")
     words = segments[-1].split()
     turn = 0
-    if players > 1 and words and player_seat(words[-1], len(LETTERS)) is not None:
-        turn = player_seat(words.pop(), len(LETTERS))
+    named = player_seat(words[-1], len(LETTERS)) if players > 1 and words else None
+    if named is not None:
+        turn = named
+        words.pop()
         if turn >= players:
             raise PositionError(f"{player_name(turn)} records next, but the game has {players} players")
     if len(words) < 4:

@@ -28,7 +28,7 @@ Cards = Sequence[Card]
 Marks = tuple[Hashable, ...]
 
 
-def records(cards: Cards, marks: Marks, tickets: int, roll: tuple[int, int], may_pass: bool = False) -> list[Record]:
+def records(cards: Cards, marks: Marks, tickets: int, roll: tuple[int, ...], may_pass: bool = False) -> list[Record]:
     """Every legal record of ``roll`` = (black, red) with ``tickets`` to spend.
 
     For each card, each open slot whose need the roll fits for at most ``tickets`` (the cheapest

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import cast
 
 from dicetree.solver.game import Action, Game, State
-from dicetree.solver.games.dicecards.evaluation import win_chance
+from dicetree.solver.games.dicecards.evaluation import CardGame, win_chance
 from dicetree.solver.games.dicecards.rules import after_record, final_score
 from dicetree.solver.games.dicecards.state import DiceCardsState, Record
-from dicetree.solver.strategies import Strategy, StrategyKind, StrategySpec
+from dicetree.solver.strategies import Strategy, StrategyKind
 
 
 def most_points(game, state: DiceCardsState, options: Sequence[Record]) -> Record:
@@ -68,7 +69,8 @@ class RaceStrategy(Strategy):
         if len(options) == 1:
             return options[0]
         ranking = cards_ranking(game, state)
-        chances = {record: win_chance(game.apply(state, record), player, game) for record in ranking}
+        card_game = cast(CardGame, game)  # a strategy of Dice Cards plays Dice Cards
+        chances = {record: win_chance(game.apply(state, record), player, card_game) for record in ranking}
         return max(ranking, key=chances.__getitem__)  # the first of equals: the cards record
 
 
@@ -78,7 +80,7 @@ class PointsStrategy(Strategy):
     shareable = True
 
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
-        return most_points(game, state, options)
+        return most_points(game, state, cast("Sequence[Record]", options))  # Dice Cards' moves are records
 
 
 def _maker(strategy: type[Strategy]):

@@ -220,7 +220,7 @@ class Report:
         self.ticket = ticket
         self.seed, self.games, self.rolls = seed, games, rolls
         best = self.cells[0]
-        self.rows = []
+        self.rows: list[dict[str, Any]] = []  # one per choice: its figures by column name
         for place, cell in enumerate(self.cells, 1):
             mean, half = mean_interval(cell.scores)
             gap, gap_half = mean_interval([a - b for a, b in zip(cell.scores, best.scores)])

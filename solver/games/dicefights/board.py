@@ -76,8 +76,8 @@ def _status(game, state: DiceFightsState) -> str:
         return f"{names} won" if len(state.winners) == 1 else f"a shared win: {names}"
     if state.phase in CHANCE:
         return f"chance: {CHANCE[state.phase]}"
-    names = [game.player_name(p) for p in state.alive()]
-    return f"{', '.join(names[:-1])} and {names[-1]} choose at once {CHOICES[state.phase]}"
+    alive = [game.player_name(p) for p in state.alive()]
+    return f"{', '.join(alive[:-1])} and {alive[-1]} choose at once {CHOICES[state.phase]}"
 
 
 __all__ = ["board"]

@@ -138,7 +138,7 @@ def _expected_round(state: DiceFightsState, game: DiceFightsRules) -> tuple[Dice
     box = [w / FACES_PER_DIE for w in game.layout.box_weights]
     values = []
     for p in range(state.players):
-        counts = list(state.rolled[p])
+        counts: list[float] = list(state.rolled[p])
         waiting = state.pending[p] if state.pending else 0
         for symbol in range(3):
             counts[symbol] += waiting * core[symbol]

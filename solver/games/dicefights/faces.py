@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from dicetree.solver.game import GameError
@@ -133,7 +133,7 @@ def _weights_text(weights: tuple[int, int, int]) -> str:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_distribution(dice: int, weights: tuple[int, int, int]) -> tuple[tuple[tuple[int, int, int], float], ...]:
     """Every count ``(swords, shields, gold)`` that ``dice`` identical dice can show, with its exact
     multinomial probability (computed in integers, then divided); impossible counts are left out."""

@@ -269,7 +269,7 @@ def _player(token: str, who: str) -> _Field:
     where = f"{who}'s field '{shorten(token)}'"
     return _Field(
         life=_number(life, where), bank=_number(bank, where), dice=_number(dice, where),
-        box=box == "+", mults=tuple(int(c) for c in mults),
+        box=box == "+", mults=(int(mults[0]), int(mults[1]), int(mults[2])),
         roll=_roll(roll, who) if "=" in main else None,
         purchase=_bundle(purchase, who) if ">" in token else None,
     )
@@ -369,6 +369,7 @@ def _with_rolls(state: DiceFightsState, parsed: list[_Field], game: DiceFightsRu
             pending.append(0)
             continue
         who = game.player_name(p)
+        assert item.roll is not None  # checked above: a player in the game shows a roll
         counts, waiting, box = item.roll
         if waiting is not None and (phase != REROLLING or waiting == 0):
             raise PositionError(f"{who}'s roll has ?{waiting}: dice wait to be re-rolled only in rerolling, and then at least one")

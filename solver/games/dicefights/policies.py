@@ -35,10 +35,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from dicetree.solver.game import Action, Game, TurnLimit
 from dicetree.solver.games.dicefights.faces import SHIELD, SWORD
-from dicetree.solver.games.dicefights.rules import hardest_hit
+from dicetree.solver.games.dicefights.rules import DiceFightsRules, hardest_hit
 from dicetree.solver.games.dicefights.state import (
     BUY,
     KEEP,
@@ -94,8 +95,9 @@ def keep_dice(game: Game, state: DiceFightsState, player: int, options: Sequence
 def hardest_hit_target(game: Game, state: DiceFightsState, player: int, options: Sequence[Target],
                        rng: random.Random) -> Target:
     """The opponent this attack hurts most (against their Shields); the lowest Life on a tie."""
-    defense = [game.symbol_value(state, p, SHIELD) for p in range(state.players)]
-    victim = hardest_hit(game.symbol_value(state, player, SWORD), defense, state.life, [t.victim for t in options])
+    rules = cast(DiceFightsRules, game)  # Dice Fights' choosers are given Dice Fights
+    defense = [rules.symbol_value(state, p, SHIELD) for p in range(state.players)]
+    victim = hardest_hit(rules.symbol_value(state, player, SWORD), defense, state.life, [t.victim for t in options])
     return Target(victim)
 
 
@@ -142,7 +144,8 @@ def solved_purchase(game: Game, state: DiceFightsState, player: int, options: Se
     """The purchase node solved one decision deep; the player's mixed strategy sampled."""
     from dicetree.solver.simultaneous import SimultaneousSearcher, sample_choice  # the LP solver loads when it is used
 
-    return sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
+    choice = sample_choice(SimultaneousSearcher(game).search(state, depth=1), player, rng)
+    return cast(Bundle, choice)  # one of the purchase node's options
 
 
 def greedy_purchase(game: Game, state: DiceFightsState, player: int, options: Sequence[Bundle],

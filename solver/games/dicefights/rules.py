@@ -214,7 +214,7 @@ class DiceFightsRules(Game):
         phase = state.phase
         if phase == OVER:
             return TERMINAL
-        if phase == ROLL or phase == REROLLING or phase == RACE:
+        if phase in (ROLL, REROLLING, RACE):
             return CHANCE
         return SIMULTANEOUS
 
@@ -292,8 +292,9 @@ class DiceFightsRules(Game):
             for p, r in enumerate(outcome)
         )
         box_face = state.box_face
-        if state.box != NO_OWNER and outcome[state.box] is not None and outcome[state.box].box != NOT_ROLLED:
-            box_face = outcome[state.box].box
+        box_roll = outcome[state.box] if state.box != NO_OWNER else None
+        if box_roll is not None and box_roll.box != NOT_ROLLED:
+            box_face = box_roll.box
         after = state._replace(rolled=rolled, box_face=box_face, pending=(), box_pending=0, phase=REROLL)
         return after if phase == REROLL else self.settle(after)
 
@@ -364,7 +365,7 @@ class DiceFightsRules(Game):
 
     def contenders(self, state: DiceFightsState, orders: Sequence[Bundle]) -> tuple[int, ...]:
         """The players whose purchases clash: over-asked Core Dice, or the Box asked for twice."""
-        clash = set()
+        clash: set[int] = set()
         if sum(o.dice for o in orders) > state.cache():
             clash.update(p for p, o in enumerate(orders) if o.dice)
         if sum(o.box for o in orders) > 1:
@@ -423,7 +424,7 @@ class DiceFightsRules(Game):
 
     def _roll_parts(self, state: DiceFightsState) -> list[list[tuple[Roll | None, float]]]:
         """Per player, the outcomes of what they (re-)roll now with probabilities ([(None, 1)] if nothing)."""
-        parts = []
+        parts: list[list[tuple[Roll | None, float]]] = []
         for p in range(state.players):
             dice, box = self._rolling(state, p)
             if not dice and not box:
@@ -462,7 +463,7 @@ class DiceFightsRules(Game):
             return tuple(order)
         if state.phase not in (ROLL, REROLLING):
             raise GameError("not a chance node")
-        outcome = []
+        outcome: list[Roll | None] = []
         for p in range(state.players):
             dice, box = self._rolling(state, p)
             if not dice and not box:
@@ -472,7 +473,7 @@ class DiceFightsRules(Game):
             for _ in range(dice):
                 counts[self.layout.core[rng.randrange(6)]] += 1
             face = self.layout.box[rng.randrange(6)] if box else NOT_ROLLED
-            outcome.append(Roll(*counts, face))
+            outcome.append(Roll(counts[0], counts[1], counts[2], face))
         return tuple(outcome)
 
     # ----- results ---------------------------------------------------------------------------------
@@ -492,7 +493,7 @@ def _bundle_menu(
     left and the Cache allow (``every_count``: any number); nothing first, then Core Dice alone, then
     by upgrades (fewest first; Attack, Defense, Gold), the Box last."""
     attack, defense, gold = mults
-    options = []
+    options: list[Bundle] = []
     for box in (0, 1) if box_free else (0,):
         for up_attack in range(MAX_MULTIPLIER - attack + 1):
             for up_defense in range(MAX_MULTIPLIER - defense + 1):
@@ -514,13 +515,13 @@ def damage_taken(attack: Sequence[float], defense: Sequence[float], targets: Seq
     >>> damage_taken([3, 0], [0, 1], [1, -1], "every")    # the rule text's example: 3 Swords, 1 Shield
     [0, 2]
     """
-    damage = [0] * len(attack)
+    damage: list[float] = [0] * len(attack)
     if shields == "every":
         for attacker, victim in enumerate(targets):
             if victim >= 0:
                 damage[victim] += max(0, attack[attacker] - defense[victim])
         return damage
-    incoming = [0] * len(attack)
+    incoming: list[float] = [0] * len(attack)
     for attacker, victim in enumerate(targets):
         if victim >= 0:
             incoming[victim] += attack[attacker]

@@ -101,7 +101,7 @@ class StudyConfig:
     def game(self, canonical: bool = False) -> DicegeddonRules:
         game = self.game_class(army_size=self.army_size, dice=self.dice, mulligan=self.mulligan, chains=self.chains,
                                several_defenders=self.several_defenders, armies=(self.armies[0], self.armies[0]))
-        return game.canonical() if canonical else game
+        return game.canonical() if canonical else game  # type: ignore[attr-defined]  # game_class: Dicegeddon's
 
     def is_exact(self, i: int, j: int) -> bool:
         return estimated_states(self.armies[i], self.armies[j]) <= self.exact_limit
@@ -354,6 +354,7 @@ class DicegeddonStudy:
         strategy = str(parse_strategy(values.get("strategy") or DEFAULT_STRATEGY, game))
         if games % 2:
             raise GameError(f"--games must be even (each deal is played with each army as player A), not {games}")
+        armies: tuple[tuple[int, ...], ...]
         if pairing is not None:
             armies = _pairing(game, str(pairing))
         else:
@@ -407,7 +408,7 @@ def _pairing(game: DicegeddonRules, text: str) -> tuple[tuple[int, ...], tuple[i
     halves = text.split("/")
     if len(halves) != 2:
         raise GameError(f"--pairing takes two armies as ARMY/ARMY, e.g. d20/d4,d4,d4,d4,d4, not '{shorten(text)}'")
-    armies = tuple(parse_dice(half, "--pairing takes two armies as ARMY/ARMY: each army") for half in halves)
-    for army in armies:
+    army_a, army_b = (parse_dice(half, "--pairing takes two armies as ARMY/ARMY: each army") for half in halves)
+    for army in (army_a, army_b):
         game.check_army(army)
-    return armies
+    return army_a, army_b

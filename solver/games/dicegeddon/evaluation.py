@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -49,7 +49,7 @@ BIAS = -1.17225
 CLIP = 1e-3  # never certain: a leaf is not a result
 
 
-@lru_cache(maxsize=None)
+@cache
 def hit_probability(sides: int, face: int) -> float:
     """P(an exploding d``sides`` totals more than ``face``)."""
     return float(sum(p for (hit, _), p in attack_outcomes(sides, face) if hit))

@@ -98,7 +98,7 @@ def parse_position(text: str, game) -> DicegeddonState:
     halves = dice_f.split("/")
     if len(halves) != 2:
         raise PositionError(f"dice field must be '<A dice>/<B dice>', got '{shorten(dice_f)}'")
-    dice = tuple(_dice(h, "AB"[p], game) for p, h in enumerate(halves))
+    dice = (_dice(halves[0], "A", game), _dice(halves[1], "B", game))
     phase, pending, winners = _phase(phase_f)
     unrolled = any(d.face == 0 for side in dice for d in side)
     if unrolled and phase != SETUP:
@@ -110,9 +110,10 @@ def parse_position(text: str, game) -> DicegeddonState:
             raise PositionError(f"the mover is - in phase {phase_f} (nobody has a turn), got '{shorten(mover_f)}'")
         mover = 0
     else:
-        mover = player_seat(mover_f, 2)  # written a or b; A, B, P1, P2 read too
-        if mover is None:
+        seat = player_seat(mover_f, 2)  # written a or b; A, B, P1, P2 read too
+        if seat is None:
             raise PositionError(not_a_player(shorten(mover_f), 2, "the mover"))
+        mover = seat
     state = DicegeddonState(dice, mover, phase, pending, winners, army_size)
     _check(state, game)
     return state
@@ -271,8 +272,9 @@ def _phase(token: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         return PHASE_NAMES.index(token), (), ()
     if token == "draw":
         return OVER, (), (0, 1)
-    if token.startswith("won:") and player_seat(token[4:], 2) is not None:
-        return OVER, (), (player_seat(token[4:], 2),)
+    winner = player_seat(token[4:], 2) if token.startswith("won:") else None
+    if winner is not None:
+        return OVER, (), (winner,)
     m = _PAIR.match(token) or _ONE.match(token)
     if not m:
         raise PositionError(

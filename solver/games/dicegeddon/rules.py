@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from dicetree.solver.game import CHANCE, TERMINAL, Game, GameError, ValueBounds
 from dicetree.solver.games.dicegeddon.state import (
@@ -97,7 +97,7 @@ def _tail(sides: int, k0: int) -> Fraction:
     return Fraction(1, sides**k0 * (sides - 1)) if k0 >= 0 else Fraction(0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def attack_outcomes(sides: int, target: int) -> tuple[tuple[tuple[bool, int], Fraction], ...]:
     """((hit, final face), probability) of an exploding s-sided roll against a face ``target``:
     hit iff the total exceeds it. Probabilities are exact Fractions summing to 1."""
@@ -116,7 +116,7 @@ def attack_outcomes(sides: int, target: int) -> tuple[tuple[tuple[bool, int], Fr
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def recruit_outcomes(sides: int, need: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     """((climb, final face), probability) of an exploding s-sided roll added to a reserve die
     that needs ``need`` more to reach its top face: climb = min(total, need)."""
@@ -133,17 +133,17 @@ def recruit_outcomes(sides: int, need: int) -> tuple[tuple[tuple[int, int], Frac
 
 
 # The chance outcomes as actions, made once per kind of roll (chance nodes are listed very often).
-@lru_cache(maxsize=None)
+@cache
 def _attack_rolls(sides: int, target: int) -> tuple[tuple[AttackRoll, Fraction], ...]:
     return tuple((AttackRoll(hit, face), p) for (hit, face), p in attack_outcomes(sides, target))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _recruit_rolls(sides: int, need: int) -> tuple[tuple[RecruitRoll, Fraction], ...]:
     return tuple((RecruitRoll(climb, face), p) for (climb, face), p in recruit_outcomes(sides, need))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plain_rolls(sides: int) -> tuple[tuple[DefenceRoll, Fraction], ...]:
     return tuple((DefenceRoll(face), Fraction(1, sides)) for face in range(1, sides + 1))
 
@@ -226,14 +226,14 @@ class DicegeddonRules(Game):
         halves = str(armies).split("/") if isinstance(armies, str) else list(armies)
         if len(halves) != 2:
             raise GameError(f"rule option armies must be {example}, not '{shorten(str(armies))}'")
-        parsed = tuple(parse_dice(h, f"rule option armies must be {example}: each army")
-                       if isinstance(h, str) else tuple(h) for h in halves)
-        for army in parsed:
+        army_a, army_b = (parse_dice(h, f"rule option armies must be {example}: each army")
+                          if isinstance(h, str) else tuple(h) for h in halves)
+        for army in (army_a, army_b):
             try:
                 self.check_army(army)
             except GameError as error:
                 raise GameError(f"rule option armies: {error}") from None
-        return parsed
+        return army_a, army_b
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(army_size={self.army_size}, several_defenders={self.several_defenders}, "
@@ -254,13 +254,13 @@ class DicegeddonRules(Game):
         """The state before the opening roll of two armies (lists of sides)."""
         for army in (army_a, army_b):
             self.check_army(tuple(army))
-        dice = tuple(tuple(Die(s, 0, RESERVE, False, -1) for s in army) for army in (army_a, army_b))
-        return DicegeddonState(dice, 0, SETUP, (), (), self.army_size)
+        dice_a, dice_b = (tuple(Die(s, 0, RESERVE, False, -1) for s in army) for army in (army_a, army_b))
+        return DicegeddonState((dice_a, dice_b), 0, SETUP, (), (), self.army_size)
 
     def battle(self, army_a, army_b, mover: int = 0) -> DicegeddonState:
         """A battle where every die is active and unused (faces given): ``army`` = [(sides, face)]."""
-        dice = tuple(tuple(Die(s, f, ACTIVE, False, -1) for s, f in army) for army in (army_a, army_b))
-        return DicegeddonState(dice, mover, STEP, (), (), self.army_size)
+        dice_a, dice_b = (tuple(Die(s, f, ACTIVE, False, -1) for s, f in army) for army in (army_a, army_b))
+        return DicegeddonState((dice_a, dice_b), mover, STEP, (), (), self.army_size)
 
     # ----- whose turn ------------------------------------------------------------------------------------
     def current_player(self, state: DicegeddonState) -> int:
@@ -275,7 +275,7 @@ class DicegeddonRules(Game):
         me = state.mover
         mine = state.dice[me]
         if phase == STEP:
-            actions = []
+            actions: list[Attack | Recruit | Defend] = []
             targets = attackable(state.dice[1 - me])
             reserve = [j for j, d in enumerate(mine) if d[2] == RESERVE]
             for i, d in enumerate(mine):
@@ -362,10 +362,7 @@ class DicegeddonRules(Game):
             state = _set_die(state, me, i, _used(state.dice[me][i], face))
             r = state.dice[me][j]
             new_face = r[1] + climb
-            if new_face >= r[0]:
-                r = Die(r[0], r[0], ACTIVE, True, -1)
-            else:
-                r = Die(r[0], new_face, RESERVE, False, -1)
+            r = Die(r[0], r[0], ACTIVE, True, -1) if new_face >= r[0] else Die(r[0], new_face, RESERVE, False, -1)
             return _after_step(_set_die(state, me, j, r))
         if phase == DEFEND and kind == "roll":
             i = state.pending[0]
@@ -392,8 +389,8 @@ class DicegeddonRules(Game):
         empty = [not a for a in active]
         if any(empty):
             if self.mulligan:
-                dice = tuple(tuple(Die(d[0], 0, RESERVE, False, -1) for d in side) for side in state.dice)
-                return state._replace(dice=dice, phase=SETUP, pending=(), mover=0)
+                dice_a, dice_b = (tuple(Die(d[0], 0, RESERVE, False, -1) for d in side) for side in state.dice)
+                return state._replace(dice=(dice_a, dice_b), phase=SETUP, pending=(), mover=0)
             winners = (0, 1) if all(empty) else ((1,) if empty[0] else (0,))
             return state._replace(phase=OVER, winners=winners, mover=0)
         totals = [sum(d[1] for d in a) for a in active]
@@ -405,7 +402,7 @@ class DicegeddonRules(Game):
     def returns(self, state: DicegeddonState) -> tuple[float, float]:
         """Each player's share of the win: 1 to the winner, 1/2 each for a draw."""
         share = 1.0 / len(state.winners)
-        return tuple(share if p in state.winners else 0.0 for p in (0, 1))
+        return share if 0 in state.winners else 0.0, share if 1 in state.winners else 0.0
 
     def value_bounds(self) -> ValueBounds:
         return ValueBounds(0.0, 1.0)
@@ -456,8 +453,8 @@ def _remove_die(state: DicegeddonState, p: int, j: int) -> DicegeddonState:
         elif target > j:
             target -= 1
         side.append(Die(d[0], d[1], d[2], d[3], target))
-    side = tuple(side)
-    dice = (side, state.dice[1]) if p == 0 else (state.dice[0], side)
+    kept = tuple(side)
+    dice = (kept, state.dice[1]) if p == 0 else (state.dice[0], kept)
     return state._replace(dice=dice)
 
 
@@ -504,4 +501,4 @@ def canonical(state: DicegeddonState) -> DicegeddonState:
         pending = (perms[me][pending[0]], perms[me][pending[1]])
     elif pending:
         pending = (perms[me][pending[0]],)
-    return state._replace(dice=tuple(sides), pending=pending)
+    return state._replace(dice=(sides[0], sides[1]), pending=pending)

@@ -67,6 +67,7 @@ def _status(state: RolldownState) -> str:
     elif state.phase == JOKER_ROLL:
         text = f"chance: the Joker rerolls every die ({mover}'s turn)"
     else:
+        assert state.pending is not None  # a roll's chance node has its die
         side, slot = state.pending
         text = f"chance: rolls {PLAYER_LETTERS[side]}.d{DIE_SIDES[slot]} ({mover}'s turn)"
     if state.mode != "single":

@@ -23,7 +23,7 @@ CARD_OF_LETTER = {letter: code for code, letter in CARD_LETTERS.items()}
 CARD_NAMES = {ACE: "Ace", JACK: "Jack", QUEEN: "Queen", KING: "King", JOKER: "Joker", UNKNOWN: "unknown"}
 CARD_NAMES.update({n: str(n) for n in range(2, 11)})
 
-DECK_COPIES: dict[int, int] = {rank: 2 for rank in range(ACE, KING + 1)}
+DECK_COPIES: dict[int, int] = dict.fromkeys(range(ACE, KING + 1), 2)
 DECK_COPIES[JOKER] = 1
 DECK_SIZE = sum(DECK_COPIES.values())  # 27
 HAND_SIZE = 3

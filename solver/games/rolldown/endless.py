@@ -49,7 +49,7 @@ FIXED_TIE = 4 / (2**32 - 1)  # ... in 32-bit fixed point, which rounds each valu
 DRAW = 0.5
 
 
-def _best(moves: np.ndarray, values: np.ndarray, losing: bool, tie: float) -> np.ndarray:
+def _best(moves: np.ndarray, values: np.ndarray | float, losing: bool, tie: float) -> np.ndarray:
     """Where ``moves`` (broadcast) is a best move: as high as ``values`` (or, for a table of
     losing chances, as low), within ``tie``."""
     values = np.asarray(values, dtype=np.float64)
@@ -98,7 +98,7 @@ def endless_positions(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: 
         changed = False
         for mine, bits, other in ((may_end_z, reroll_z, may_end_y), (may_end_y, reroll_y, may_end_z)):
             for k in range(mine.ndim - 1):
-                reaches = other.any(axis=k + 1, keepdims=True)
+                reaches = np.any(other, axis=k + 1, keepdims=True)  # an array (the method may say a scalar)
                 for row in _rows(mine):
                     new = (bits[row] & np.uint16(1 << k)).astype(bool) & _row_of(reaches, row) & ~mine[row]
                     if new.any():
@@ -127,7 +127,7 @@ def forcible_draws(z: np.ndarray, y: np.ndarray, low_z: np.ndarray, const_y: np.
     while changed:
         changed = False
         for (stay, values, leave, losing), other in zip(sides, (stay_y, stay_z)):
-            kept = [other.all(axis=k + 1, keepdims=True) for k in range(values.ndim - 1)]
+            kept = [np.all(other, axis=k + 1, keepdims=True) for k in range(values.ndim - 1)]
             for row in _rows(values):
                 v = np.asarray(values[row], np.float64)
                 behind = v > half + tie if losing else v < half - tie

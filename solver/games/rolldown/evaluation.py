@@ -62,6 +62,7 @@ def evaluate(state: RolldownState, player: int, game: RolldownRules, estimate: E
     in_match = game.objective == "match" and state.mode != "single"
     if state.phase == ROUND_OVER:
         if in_match:
+            assert game.equity is not None  # loaded for the match objective
             a = game.equity.value(state.mode, state.scores, 1 - state.starter, state.round + 1)
             return _inside(ROUND_POV.view(a, seen_by=0, player=player))
         return _scale(game, state, 1.0 if state.round_winner == player else 0.0)
@@ -70,6 +71,7 @@ def evaluate(state: RolldownState, player: int, game: RolldownRules, estimate: E
     to_move = 1 - state.mover if state.phase in (ROLL, JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND) else state.mover
     p_mover = (estimate or round_win_estimate)(state, to_move)
     if in_match:
+        assert game.equity is not None
         a_wins, b_wins = game.equity.after_round(state)
         p_a = ROUND_POV.view(p_mover, seen_by=to_move, player=0)
         return _inside(ROUND_POV.view(p_a * a_wins + (1.0 - p_a) * b_wins, seen_by=0, player=player))

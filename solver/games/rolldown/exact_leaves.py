@@ -129,7 +129,7 @@ class ExactLeaves:
         exact = self.exact(state, to_move)
         if self.noise:
             value = min(1.0, max(0.0, exact + self.noise * self.normal(state, to_move)))
-        elif self.mix:
+        elif self.model is not None:  # set where mix is
             value = exact + self.mix * (self.model(state, to_move) - exact)
         else:
             value = exact

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,8 +119,8 @@ def features(mine: Sequence[tuple[int, int]], theirs: Sequence[tuple[int, int]],
     their_caps = [(i, j) for i, (_, f) in enumerate(mine) for j, (_, g) in enumerate(theirs) if g >= f] \
         if theirs_may_capture else []
     # A capture (i, j) is safe when every capture of the other side uses die i or die j.
-    my_safe = sum(1 for i, j in my_caps if all(k == i or l == j for k, l in their_caps))
-    their_safe = sum(1 for i, j in their_caps if all(k == i or l == j for k, l in my_caps))
+    my_safe = sum(1 for i, j in my_caps if all(k == i or m == j for k, m in their_caps))
+    their_safe = sum(1 for i, j in their_caps if all(k == i or m == j for k, m in my_caps))
     up = down = 0.0
     vm_all = []  # each pair's value with the mover to move; vo_all with the opponent to move
     vo_all = []
@@ -196,10 +196,9 @@ class FittedModel:
     pair_values: PairValues
     hidden: HiddenLayer = NO_HIDDEN_LAYER
     version: int = VERSION
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_memo", {})
-        object.__setattr__(self, "_arrays", None)
+    # caches, not part of the value: the estimates made, and the coefficients as numpy arrays
+    _memo: dict[tuple, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _arrays: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def _matrices(self):
         """The coefficients as numpy arrays, the hidden layer's standardization folded into its weights
@@ -315,7 +314,7 @@ def load_model(path: Path | str = DATA_FILE) -> FittedModel:
                 raise ValueError(key)
             pairs[(s, t)] = [float(v) for v in values]
         layer = payload["hidden_layer"]
-        hidden = HiddenLayer(*(floats(layer[name]) for name in ("mean", "scale")),
+        hidden = HiddenLayer(floats(layer["mean"]), floats(layer["scale"]),
                              tuple(floats(row) for row in layer["weights"]), floats(layer["bias"]), floats(layer["out"]))
         model = FittedModel(floats(payload["weights"]), float(payload["bias"]), floats(payload["my_card_weights"]),
                             floats(payload["their_card_weights"]), pairs, hidden)

@@ -35,7 +35,6 @@ from dicetree.solver.games.rolldown.state import (
     NOBODY,
     OBJECTIVE_SUMS,
     OBJECTIVES,
-    PLAYER_NAMES,
     RolldownState,
 )
 from dicetree.solver.rule_options import RuleOption

@@ -60,12 +60,12 @@ def possible_hands(state: RolldownState, *, max_exact: int, samples: int, seed: 
     if combos == 1:
         return Deals((state,), (1.0,), True, "")
     if combos <= max_exact:
-        states, weights = [], []
+        every_state, every_weight = [], []
         for (hand_a, w_a), (hand_b, w_b) in itertools.product(*per_player):
-            states.append(state._replace(hands=(hand_a, hand_b)))
-            weights.append(w_a * w_b)
+            every_state.append(state._replace(hands=(hand_a, hand_b)))
+            every_weight.append(w_a * w_b)
         description = f"{'; '.join(notes)}: averaged over all {combos} possible hands, weighted exactly"
-        return Deals(tuple(states), tuple(weights), True, description)
+        return Deals(tuple(every_state), tuple(every_weight), True, description)
     rng = random.Random(seed)
     drawn: Counter = Counter()
     for _ in range(samples):

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import DIE_SIDES
@@ -186,9 +186,8 @@ class MatchTables:
     first50_se: tuple = ()
     nine_se: tuple = ()
     version: int = VERSION
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_memo", {})  # after_round's answers: a search asks the same ones often
+    # after_round's answers: a search asks the same ones often (a cache, not part of the value)
+    _memo: dict[tuple, tuple[float, float]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_outcomes(cls, outcomes: RoundOutcomes, resamples: int = 0, seed: int = 0) -> MatchTables:
@@ -269,7 +268,7 @@ class MatchTables:
         return payload
 
 
-def _frozen(nested) -> tuple:
+def _frozen(nested: Any) -> Any:  # nested tuples as deep as the input, a float at the leaves
     """Nested lists or an array as nested tuples of floats (a hashable, immutable table)."""
     if hasattr(nested, "tolist"):  # a numpy array
         nested = nested.tolist()

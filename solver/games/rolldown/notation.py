@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from dicetree.solver.game import PositionError
 from dicetree.solver.games.rolldown.cards import (
@@ -37,7 +37,6 @@ from dicetree.solver.games.rolldown.cards import (
 )
 from dicetree.solver.games.rolldown.rules import RolldownRules, joker_dice
 from dicetree.solver.games.rolldown.state import (
-    CAPTURE,
     DECIDE,
     JOKER_ROLL,
     MODES,
@@ -46,15 +45,16 @@ from dicetree.solver.games.rolldown.state import (
     PHASE_NAMES,
     PLAYER_LETTERS,
     PLAYER_NAMES,
-    QUEEN_PLAY,
     QUEEN_ROLL,
     QUEEN_SECOND,
-    REROLL,
     ROLL,
     ROUND_OVER,
-    SET,
     TARGET_SCORE,
+    Capture,
+    QueenPlay,
+    Reroll,
     RolldownState,
+    SetFace,
 )
 from dicetree.solver.players import not_a_player, player_seat
 from dicetree.solver.rule_options import shorten
@@ -139,8 +139,9 @@ def parse_position(text: str, game: RolldownRules) -> RolldownState:
         raise PositionError(
             f"unknown field '{shorten(fields[MAX_FIELDS])}': a position has at most {MAX_FIELDS} fields"
         )
-    fields += [None] * (MAX_FIELDS - len(fields))
-    dice_f, mover_f, hands_f, first_f, mode_f, scores_f, round_f, discards_f, starter_f, phase_f = fields
+    dice_f, mover_f, hands_f, *given = fields
+    optional: list[str | None] = [*given, *[None] * (MAX_FIELDS - len(fields))]
+    first_f, mode_f, scores_f, round_f, discards_f, starter_f, phase_f = optional
 
     mover = _player(mover_f, "mover")
     phase, pending, round_winner, round_points = _phase(phase_f or "-")
@@ -202,6 +203,7 @@ def action_name(state: RolldownState, action) -> str:
     """The name of a decision or a chance outcome at ``state`` (``d8xd6``, ``Q2 b.d6``, ``b.d6=3``, ``deal``)."""
     phase = state.phase
     if phase in (ROLL, QUEEN_ROLL):
+        assert state.pending is not None  # a roll's chance node has its die
         return f"{die_name(*state.pending)}={action}"
     if phase == JOKER_ROLL:
         dice = joker_dice(state, action)
@@ -211,18 +213,17 @@ def action_name(state: RolldownState, action) -> str:
         )
     if phase == ROUND_OVER:
         return "deal"
-    kind = action.kind
-    if kind == CAPTURE:
+    if isinstance(action, Capture):
         return f"d{DIE_SIDES[action.my_slot]}xd{DIE_SIDES[action.their_slot]}"
-    if kind == REROLL:
+    if isinstance(action, Reroll):
         prefix = "Q2" if phase == QUEEN_SECOND else "roll"
         return f"{prefix} {die_name(action.side, action.slot)}"
-    if kind == SET:
+    if isinstance(action, SetFace):
         letter = CARD_LETTERS[action.card]
         if action.card == ACE:  # which end
             letter += "+" if action.face == DIE_SIDES[action.slot] else "-"
         return f"{letter} {die_name(action.side, action.slot)}"
-    if kind == QUEEN_PLAY:
+    if isinstance(action, QueenPlay):
         return f"Q {die_name(action.side, action.slot)}"
     return "X"
 
@@ -374,6 +375,7 @@ def _phase_text(state: RolldownState) -> str:
         return PHASE_NAMES[phase]
     if phase == ROUND_OVER:
         return f"{PHASE_NAMES[phase]}:{PLAYER_LETTERS[state.round_winner]}:{state.round_points}"
+    assert state.pending is not None  # the rest are rolls of one die
     return f"{PHASE_NAMES[phase]}:{die_name(*state.pending)}"
 
 
@@ -414,9 +416,9 @@ def _check_cards(state: RolldownState) -> None:
         counts = Counter(c for c in state.hands[p] + state.discards[p] if c != UNKNOWN)
         for card, count in sorted(counts.items()):
             if count > DECK_COPIES[card]:
-                held = "copy" if DECK_COPIES[card] == 1 else "copies"
+                copies = "copy" if DECK_COPIES[card] == 1 else "copies"
                 raise PositionError(
-                    f"{player} holds {count} x {CARD_NAMES[card]} in hand and discards: a deck has {DECK_COPIES[card]} {held}"
+                    f"{player} holds {count} x {CARD_NAMES[card]} in hand and discards: a deck has {DECK_COPIES[card]} {copies}"
                 )
         held = len(state.hands[p]) + len(state.discards[p])
         if held > DECK_SIZE:
@@ -553,7 +555,7 @@ def _scores_possible(a: int, b: int, rounds: int) -> bool:
     return any(a in _round_sums(won) and b in _round_sums(rounds - won) for won in range(rounds + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _round_sums(rounds: int) -> frozenset[int]:
     """Every total that exactly ``rounds`` won rounds can score."""
     if rounds == 0:

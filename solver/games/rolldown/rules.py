@@ -73,7 +73,6 @@ from dicetree.solver.games.rolldown.cards import (
 from dicetree.solver.games.rolldown.match_equity import load_tables
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
-    CAPTURE,
     DECIDE,
     JOKER_ACTION,
     JOKER_PLAY,
@@ -88,10 +87,8 @@ from dicetree.solver.games.rolldown.state import (
     QUEEN_PLAY,
     QUEEN_ROLL,
     QUEEN_SECOND,
-    REROLL,
     ROLL,
     ROUND_OVER,
-    SET,
     TARGET_SCORE,
     Action,
     Capture,
@@ -120,9 +117,9 @@ def card_faces(card: int, sides: int, own: bool, ace: str) -> tuple[int, ...]:
 
 def played_card(action: Action) -> int | None:
     """The card a decision plays, or None for a capture or a reroll."""
-    kind = action.kind
-    if kind == SET:
+    if isinstance(action, SetFace):
         return action.card
+    kind = action.kind
     return QUEEN if kind == QUEEN_PLAY else JOKER if kind == JOKER_PLAY else None
 
 
@@ -149,7 +146,7 @@ class RolldownRules:
     # ----- whose turn ---------------------------------------------------------------------------
     def current_player(self, state: RolldownState) -> int:
         phase = state.phase
-        if phase == DECIDE or phase == QUEEN_SECOND:
+        if phase in (DECIDE, QUEEN_SECOND):
             return state.mover
         if phase == ROUND_OVER:
             return TERMINAL if self.ends_game(state) else CHANCE
@@ -206,9 +203,11 @@ class RolldownRules:
         if phase == QUEEN_SECOND:
             return state._replace(phase=ROLL, pending=(action.side, action.slot))
         if phase == ROLL:
+            assert state.pending is not None  # a ROLL node always has its die
             side, slot = state.pending
             return _end_turn(state._replace(dice=_with_face(state.dice, side, slot, action), pending=None))
         if phase == QUEEN_ROLL:
+            assert state.pending is not None
             side, slot = state.pending
             dice = _with_face(state.dice, side, slot, action)
             return state._replace(dice=dice, phase=QUEEN_SECOND, pending=None)
@@ -219,26 +218,27 @@ class RolldownRules:
         raise GameError("the game is over: no action applies")
 
     def _apply_decision(self, state: RolldownState, action: Action) -> RolldownState:
-        kind = action.kind
         me = state.mover
-        if kind == CAPTURE:
+        if isinstance(action, Capture):
             return _capture(state, action.my_slot, action.their_slot)
-        if kind == REROLL:
+        if isinstance(action, Reroll):
             return state._replace(phase=ROLL, pending=(action.side, action.slot))
         card = played_card(action)
+        assert card is not None  # every other decision plays a card
         played = state._replace(
             hands=_without_card(state.hands, me, card),
             discards=_with_discard(state.discards, me, (card,)),
         )
-        if kind == SET:
+        if isinstance(action, SetFace):
             return _end_turn(played._replace(dice=_with_face(state.dice, action.side, action.slot, action.face)))
-        if kind == QUEEN_PLAY:
+        if isinstance(action, QueenPlay):
             return played._replace(phase=QUEEN_ROLL, pending=(action.side, action.slot))
         return played._replace(phase=JOKER_ROLL)
 
     # ----- chance --------------------------------------------------------------------------------
     def chance_outcome_count(self, state: RolldownState) -> int:
         if state.phase in (ROLL, QUEEN_ROLL):
+            assert state.pending is not None
             return DIE_SIDES[state.pending[1]]
         if state.phase == JOKER_ROLL:
             return math.prod(DIE_SIDES[slot] for side in (0, 1) for slot in state.dice_in_play(side))
@@ -248,6 +248,7 @@ class RolldownRules:
 
     def chance_outcomes(self, state: RolldownState) -> list[tuple[object, float]]:
         if state.phase in (ROLL, QUEEN_ROLL):
+            assert state.pending is not None
             sides = DIE_SIDES[state.pending[1]]
             return [(face, 1.0 / sides) for face in range(1, sides + 1)]
         count = self.chance_outcome_count(state)
@@ -260,6 +261,7 @@ class RolldownRules:
 
     def sample_chance(self, state: RolldownState, rng: random.Random):
         if state.phase in (ROLL, QUEEN_ROLL):
+            assert state.pending is not None
             return rng.randint(1, DIE_SIDES[state.pending[1]])
         if state.phase == JOKER_ROLL:
             return tuple(rng.randint(1, DIE_SIDES[slot]) for side in (0, 1) for slot in state.dice_in_play(side))
@@ -270,11 +272,13 @@ class RolldownRules:
     # ----- results ---------------------------------------------------------------------------------
     def returns(self, state: RolldownState) -> tuple[float, float]:
         """A's return, and B's through the point of view (the returns add up to the objective's constant)."""
+        a: float
         if self.objective == "points":
             a = state.round_points if state.round_winner == 0 else -state.round_points
         elif self.objective == "round" or state.mode == "single":
             a = 1.0 if state.round_winner == 0 else 0.0
         else:  # the match: exact where it is over, else the tables at the scores after the round
+            assert self.equity is not None  # loaded for the match objective
             a = self.equity.value(state.mode, state.scores, 1 - state.starter, state.round + 1)
         return a, self.pov.flip(a)
 
@@ -288,11 +292,13 @@ class RolldownRules:
         affect anything, and sharing the key lets caches and solvers merge those positions (a
         measured 2.8 times fewer states for the exact solver with a Joker in hand)."""
         phase = state.phase
-        if phase == ROLL or phase == QUEEN_ROLL:
+        if phase in (ROLL, QUEEN_ROLL):
+            assert state.pending is not None
             side, slot = state.pending
             return state._replace(dice=_with_face(state.dice, side, slot, -1))
         if phase == JOKER_ROLL:
-            return state._replace(dice=tuple(tuple(-1 if f else 0 for f in row) for row in state.dice))
+            mine, theirs = (tuple(-1 if f else 0 for f in row) for row in state.dice)
+            return state._replace(dice=(mine, theirs))
         return state
 
     # ----- starting positions --------------------------------------------------------------------

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -44,7 +45,7 @@ from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import DIE_SIDES
 from dicetree.solver.games.rolldown.notation import action_name, parse_position
 from dicetree.solver.games.rolldown.rules import RolldownRules
-from dicetree.solver.games.rolldown.state import CAPTURE, REROLL, Action, RolldownState
+from dicetree.solver.games.rolldown.state import Action, Capture, Reroll, RolldownState
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.providers import study_stem
 from dicetree.solver.rule_options import RuleOption
@@ -77,7 +78,7 @@ def parse_dice(text: str, who: str) -> tuple[Die, ...]:
     Traceback (most recent call last):
     dicetree.solver.game.GameError: --mine: d6 is named twice (a player has one die of each kind)
     """
-    dice = []
+    dice: list[Die] = []
     for item in (part.strip() for part in text.split(",")):
         name, _, face_text = item.partition(":")
         if not name.startswith("d") or not name[1:].isdigit() or int(name[1:]) not in DIE_SIDES:
@@ -158,9 +159,9 @@ class Study:
 
 
 def _kind(action: Action) -> int:
-    if action.kind == CAPTURE:
+    if isinstance(action, Capture):
         return MOVE_KINDS.index("capture")
-    if action.kind == REROLL:
+    if isinstance(action, Reroll):
         return MOVE_KINDS.index("reroll mine" if action.side == 0 else "reroll theirs")
     return MOVE_KINDS.index("card")
 
@@ -274,7 +275,7 @@ class EndgameStudy:
         if not mine or not theirs or not output:
             raise GameError("a RolldownBeta study needs --mine, --theirs and -o FOLDER")
         spec = StudySpec.parse(str(mine), str(theirs), str(values.get("hand") or NO_CARDS))
-        base = Tablebase(TableStore(values.get("tables_dir")), ace=self.ace)
+        base = Tablebase(TableStore(cast("str | None", values.get("tables_dir"))), ace=self.ace)  # a path or None
         solved = run_study(spec, base)
         baseline = None
         if spec.hand.replace("-", "").replace("/", ""):

@@ -43,7 +43,6 @@ from dicetree.cache.store import TableStore, tables_flag
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import UNKNOWN
 from dicetree.solver.games.rolldown.notation import action_name, format_position
-from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
 from dicetree.solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
@@ -109,7 +108,7 @@ class Tablebase:
         self.packs = PackStore(self.store.root, verify=self.store.verify)
         self.ace = ace
         self.game_name = f"rolldown-{ace}"
-        self._loaded: dict[Signature, np.ndarray] = {}
+        self._loaded: dict[Signature, np.ndarray | FixedPointTable] = {}
         self._layout_checked = False
         self.probes = 0
         self.hits = 0
@@ -132,7 +131,7 @@ class Tablebase:
                 f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}{tables_flag(self.store.root)}`")
 
     # ----- probing -------------------------------------------------------------------------------
-    def table(self, signature: Signature) -> np.ndarray | None:
+    def table(self, signature: Signature) -> np.ndarray | FixedPointTable | None:
         """The table of ``signature``, or None if it has not been built."""
         found = self._loaded.get(signature)
         if found is None:
@@ -298,13 +297,13 @@ class Tablebase:
         start = tables if all(self.has(sig) for sig in batch.signatures()) else None
         solved, stats = solve_batch(batch, tables, self.ace, start=start)
         started = time.perf_counter()
-        tables = {sig.name: as_stored(array) for sig, array in solved.items()}
+        stored = {sig.name: as_stored(array) for sig, array in solved.items()}
         del solved
-        (writer or self.packs).save(self.game_name, batch.shard, batch.name, tables, {
+        (writer or self.packs).save(self.game_name, batch.shard, batch.name, stored, {
             "build_time": stats.seconds, "tolerance": DEFAULT_TOLERANCE, "residual": stats.residual,
             "updates": stats.updates64 + stats.updates32, "options": {"ace": self.ace},
             "endless": stats.endless, "draws": stats.draws,
-        }, statistics={name: table_statistics(array) for name, array in tables.items()})
+        }, statistics={name: table_statistics(array) for name, array in stored.items()})
         stats.store_seconds = time.perf_counter() - started
         return stats
 
@@ -344,8 +343,8 @@ class Tablebase:
         checked = [b for b in stats.batches if b.endless is not None]
         looping = [b for b in checked if b.endless or b.draws]
         if looping or len(checked) < len(stats.batches):
-            lines.append(f"Endless play (scored as a draw): {sum(b.endless for b in checked):,} positions settled in "
-                         f"{len(looping):,} batches, {sum(b.draws for b in checked):,} left worth a draw"
+            lines.append(f"Endless play (scored as a draw): {sum(b.endless or 0 for b in checked):,} positions settled in "
+                         f"{len(looping):,} batches, {sum(b.draws or 0 for b in checked):,} left worth a draw"
                          + (f"; {len(stats.batches) - len(checked):,} batches on the lean path not checked"
                             if len(checked) < len(stats.batches) else ""))
         return lines
@@ -362,6 +361,7 @@ class Tablebase:
                             f"run `dicetree tablebase build rolldown --dice {signature.dice} --cards "
                             f"{max(len(signature.my_hand), len(signature.their_hand))}{tables_flag(self.store.root)}`")
         value = self.probe(state)
+        assert value is not None  # covered, and its tables are built
         ranked = sorted(self.move_values(state), key=lambda item: -item[1])
         moves = [{"move": action_name(state, a), "value": v, "loss": value - v} for a, v in ranked]
         return {"position": format_position(state), "signature": signature.name,
@@ -446,7 +446,7 @@ class StoredTables(Mapping):
         self.base = base
         self.ace = base.ace
 
-    def __getitem__(self, signature: Signature) -> np.ndarray:
+    def __getitem__(self, signature: Signature) -> np.ndarray | FixedPointTable:
         table = self.base.table(signature)
         if table is None:
             raise KeyError(f"no table for {signature.name}")

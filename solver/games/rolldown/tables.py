@@ -90,7 +90,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -101,13 +101,13 @@ from dicetree.solver.games.rolldown.endless import DRAW, FIXED_TIE, TIE, endless
 from dicetree.solver.games.rolldown.rules import RolldownRules, card_faces, played_card
 from dicetree.solver.games.rolldown.state import (
     ACE_VARIANTS,
-    CAPTURE,
     DECIDE,
-    JOKER_PLAY,
-    QUEEN_PLAY,
-    REROLL,
     ROUND_POV,
     Action,
+    Capture,
+    JokerPlay,
+    QueenPlay,
+    Reroll,
     RolldownState,
 )
 
@@ -486,14 +486,13 @@ def card_values(sig: Signature, card: int, child_table: np.ndarray, ace: str) ->
 
 def _best_reroll(values: np.ndarray) -> np.ndarray:
     """max over dice of the mean along that die: the best choice of a die to reroll."""
-    best = None
-    for axis in range(values.ndim):
-        mean = values.mean(axis=axis, keepdims=True)
-        best = mean if best is None else np.maximum(best, mean)
+    best = values.mean(axis=0, keepdims=True)
+    for axis in range(1, values.ndim):
+        best = np.maximum(best, values.mean(axis=axis, keepdims=True))
     return np.broadcast_to(best, values.shape)
 
 
-def constants(sig: Signature, tables: dict, ace: str = "online") -> np.ndarray:
+def constants(sig: Signature, tables: Mapping, ace: str = "online") -> np.ndarray:
     """Best value of a move that leaves ``sig`` (capture or card) at every position; -inf where
     there is none. Needs the tables of every capture and card child."""
     n = sig.dice
@@ -525,16 +524,16 @@ class _Kernel:
 
     def __init__(self, shape: tuple[int, ...], dtype, op: str, target: int | None = None):
         target = target or BLOCK_ELEMENTS
-        op = {"max": np.maximum, "min": np.minimum}[op]
         self.shape = shape
         batch, dims = shape[0], shape[1:]
         m = len(dims)
         self.m = m
-        self.op = op
+        self.op = {"max": np.maximum, "min": np.minimum}[op]
         q = 0
         while q < m - 1 and math.prod(dims[q:]) > target:  # a block keeps at least the last axis
             q += 1
         self.q = q
+        self.blocks: list[tuple[Any, ...]]  # slices of hands, or the indices of a block's leading axes
         if q == 0:
             per = max(1, target // max(1, math.prod(dims)))
             self.blocks = [(slice(h, min(batch, h + per)),) for h in range(0, batch, per)]
@@ -960,8 +959,8 @@ def _solve_batch(batch: Batch, tables: Mapping, out: dict, ace: str, tolerance: 
     def solve(dtype, x0: np.ndarray | None, tol: float, depth: int, write: bool):
         kernel_b = kernel_class(shape, dtype, "max")
         kernel_a = kernel_class(shape, dtype, "min")
-        c_b = const_b if lean else const_b.astype(dtype, copy=False)
-        c_a = low_a if lean else low_a.astype(dtype, copy=False)
+        c_b = const_b if lean else const_b.astype(dtype, copy=False)  # noqa: F821 - solve() runs before the del below
+        c_a = low_a if lean else low_a.astype(dtype, copy=False)  # noqa: F821 - as above
         length = kernel_b.length
         x = np.full(length, 0.5, dtype) if x0 is None else x0.astype(dtype)
         del x0
@@ -1090,7 +1089,7 @@ def build_tables(
     progress: ProgressFn | None = None,
     *,
     roots: Iterable[Signature] | None = None,
-    tables: dict | None = None,
+    tables: Mapping | None = None,
     workers: int | None = None,
     float32: bool = True,
     anderson: int = ANDERSON_DEPTH,
@@ -1116,8 +1115,9 @@ def build_tables(
     wanted = wanted_signatures(max_dice, max_cards, roots)
     result = Tables(ace=ace)
     if tables:
-        if getattr(tables, "ace", ace) != ace:
-            raise GameError(f"the given tables were built for the {tables.ace} Ace, not {ace}")
+        built_for = getattr(tables, "ace", ace)
+        if built_for != ace:
+            raise GameError(f"the given tables were built for the {built_for} Ace, not {ace}")
         result.update(tables)
     todo = {sig for sig in wanted if sig not in result}
     plan = plan_batches(todo)
@@ -1163,14 +1163,14 @@ def run_plan(plan: list[list[Batch]], solve: Callable[[Batch], BatchStats], stat
 
 
 # ----- probing ------------------------------------------------------------------------------------------
-def _table(tables: dict, sig: Signature) -> np.ndarray:
+def _table(tables: Mapping, sig: Signature) -> np.ndarray:
     try:
         return tables[sig]
     except KeyError:
         raise KeyError(f"no table for {sig.name}") from None
 
 
-def probe(tables: dict, state: RolldownState) -> float:
+def probe(tables: Mapping, state: RolldownState) -> float:
     """The value of ``state`` for its mover: the probability of winning the round.
 
     ``state`` must be in phase DECIDE with no first-turn flags and both hands known
@@ -1180,7 +1180,7 @@ def probe(tables: dict, state: RolldownState) -> float:
     return float(_table(tables, Signature.of_state(state))[state_index(state)])
 
 
-def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> list[tuple[Action, float]]:
+def move_values(tables: Mapping, state: RolldownState, ace: str | None = None) -> list[tuple[Action, float]]:
     """Every legal action at ``state`` (the rules' action tuples, in the rules' order) with its
     exact value for the mover. The best of them equals :func:`probe` (up to the residual).
 
@@ -1189,8 +1189,7 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
     (``tables.ace``) unless ``ace`` says.
     """
     _check_covered(state)
-    ace = ace or getattr(tables, "ace", "online")
-    rules = RolldownRules(ace=ace)
+    rules = RolldownRules(ace=ace or str(getattr(tables, "ace", "online")))
     sig = Signature.of_state(state)
     me, them = state.mover, 1 - state.mover
     my_slots = [i for i, f in enumerate(state.dice[me]) if f]
@@ -1201,8 +1200,7 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
     n = sig.dice
     results = []
     for action in rules.legal_actions(state):
-        kind = action.kind
-        if kind == CAPTURE:
+        if isinstance(action, Capture):
             i, j = my_slots.index(action.my_slot), their_slots.index(action.their_slot)
             if n == 1:
                 value = 1.0
@@ -1210,15 +1208,16 @@ def move_values(tables: dict, state: RolldownState, ace: str | None = None) -> l
                 child = _table(tables, sig.capture_child(i, j))
                 child_index = _drop(index[n:], j) + _drop(index[:n], i)
                 value = ROUND_POV.flip(float(child[child_index]))
-        elif kind == REROLL:
+        elif isinstance(action, Reroll):
             after = _AfterMove(_table(tables, sig.swap()), index)
             value = after.line(axis_of[(action.side, action.slot)]).mean()
         else:
             card = played_card(action)
+            assert card is not None  # neither a capture nor a reroll: a card
             after = _AfterMove(_table(tables, sig.card_child(card)), index)
-            if kind == JOKER_PLAY:
+            if isinstance(action, JokerPlay):
                 value = after.whole_mean()
-            elif kind == QUEEN_PLAY:
+            elif isinstance(action, QueenPlay):
                 value = after.queen(axis_of[(action.side, action.slot)])
             else:
                 value = after.at(axis_of[(action.side, action.slot)], action.face - 1)

@@ -27,7 +27,7 @@ Calibration against played games: ``results/rollforit/evaluation.md``.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 from dicetree.solver.games.rollforit.rules import common, dice_on_cards, roll_outcomes, without
 from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, PLACE, TARGET, RollForItState, missing
@@ -53,7 +53,7 @@ def win_chances(times: list[float], sharpness: float = SHARPNESS) -> tuple[float
     return tuple(w / total for w in weights)
 
 
-@lru_cache(maxsize=None)
+@cache
 def match_distribution(need: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """The faces of ``need`` that a roll of ``dice`` dice matches, with their probabilities."""
     found: dict[tuple[int, ...], float] = {}
@@ -63,7 +63,7 @@ def match_distribution(need: tuple[int, ...], dice: int) -> tuple[tuple[tuple[in
     return tuple(sorted(found.items()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected_rolls(need: tuple[int, ...], dice: int) -> float:
     """Expected rolls for a lone player with ``dice`` free dice to match the images ``need``
     (ascending), placing every match; infinite when fewer dice than images are free."""

@@ -55,7 +55,7 @@ from dicetree.solver.games.rollforit.strategies import strategy_kinds
 from dicetree.solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
 from dicetree.solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
-    TurnChoice, faces_text, player_letter,
+    TurnChoice, faces_text,
 )
 from dicetree.solver.rule_options import RuleOption, shorten
 
@@ -101,6 +101,13 @@ class RollForIt(Game):
         _reading_option("deck_out"),
         _reading_option("ending"),
     )
+    # the rule options, set from their parsed values in __init__
+    players: int
+    decks: str
+    opening: str
+    stuck: str
+    deck_out: str
+    ending: str
 
     def __init__(self, players: int = 2, deck: str | Deck | None = None, decks: str = "auto",
                  opening: str = "reroll", stuck: str = "pass", deck_out: str = "play_on", ending: str = "at_once"):
@@ -296,7 +303,8 @@ class RollForIt(Game):
         """Positions for the help and --example (the default deck's; a plain start for another deck)."""
         n = self.num_players
         scored = {0: ["G27", "G20", "G01", "G02", "G03"], 1: ["G28", "G19", "G04"]}
-        up = {"G15": {0: (3, 5), 1: (4,)}, "G24": {1: (1, 2)}, "G29": {0: (4, 4, 5)}}
+        up: dict[str, dict[int, tuple[int, ...]]] = {"G15": {0: (3, 5), 1: (4,)}, "G24": {1: (1, 2)},
+                                                     "G29": {0: (4, 4, 5)}}
         if n >= 5:
             up["S30"] = {2: (1, 2, 3)}
         if n >= 3:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from dicetree.solver.game import PositionError
 from dicetree.solver.games.rollforit.rules import can_place, deck_cards, dice_on_cards, most_points
 from dicetree.solver.games.rollforit.state import (
-    DICE_PER_PLAYER, FLIP, OVER, PHASE_NAMES, PLACE, ROLL, TARGET, TURN, RollForItState,
+    DICE_PER_PLAYER, FLIP, OVER, PHASE_NAMES, PLACE, ROLL, TARGET, RollForItState,
     faces_text, player_letter,
 )
 from dicetree.solver.players import player_seat
@@ -133,10 +133,11 @@ def parse_position(text: str, game) -> RollForItState:
     starter = 0
     if wanted == 5:
         first = fields[4]
-        if not first.startswith("first:") or _player(first[6:], n) is None:
+        seat = _player(first[6:], n) if first.startswith("first:") else None
+        if seat is None:
             raise PositionError(f"the fifth field is who took the first turn, first:A .. "
                                 f"first:{player_letter(n - 1)}, not '{shorten(first)}'")
-        starter = _player(first[6:], n)
+        starter = seat
     order = sorted(range(len(cards)), key=cards.__getitem__)
     state = RollForItState(
         cards=tuple(cards[i] for i in order), placed=tuple(placed[i] for i in order), scores=scores, deck=deck,
@@ -180,7 +181,8 @@ def _card_index(card_id: str, game, seen: dict[int, str], where: str) -> int:
 
 
 def _cards(text: str, game, seen: dict[int, str]) -> tuple[list[int], list[tuple]]:
-    cards, placed = [], []
+    cards: list[int] = []
+    placed: list[tuple] = []
     if text == "-":
         return cards, placed
     n = game.num_players

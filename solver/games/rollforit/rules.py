@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
 from dicetree.solver.game import CHANCE, TERMINAL
@@ -55,7 +55,7 @@ def without(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return missing(a, b)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sub_multisets(faces: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every sub-multiset of an ascending multiset, the empty one first, each once."""
     counts = sorted(Counter(faces).items())
@@ -65,7 +65,7 @@ def sub_multisets(faces: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(subs, key=lambda s: (len(s), s)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_outcomes(dice: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every roll of ``dice`` six-sided dice as ascending faces with its multinomial probability."""
     outcomes = []
@@ -215,7 +215,7 @@ def chance_outcomes(state: RollForItState, game) -> list:
     return []
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rolls(dice: int) -> tuple[tuple[Roll, float], ...]:
     return tuple((Roll(faces), p) for faces, p in roll_outcomes(dice))
 
@@ -248,11 +248,11 @@ def apply(state: RollForItState, action, game) -> RollForItState:
     if phase == PLACE:
         if isinstance(action, Complete):
             return _score(state, action, game)
-        placed = list(state.placed)
+        on_cards = list(state.placed)
         for card, faces in action.placements:
             index = state.cards.index(card)
-            placed[index] = _set(placed[index], state.mover, tuple(sorted(placed[index][state.mover] + faces)))
-        return end_turn(state._replace(placed=tuple(placed)), game)
+            on_cards[index] = _set(on_cards[index], state.mover, tuple(sorted(on_cards[index][state.mover] + faces)))
+        return end_turn(state._replace(placed=tuple(on_cards)), game)
     if phase == FLIP:
         index = sum(1 for card in state.cards if card < action.card)
         empty = ((),) * game.num_players
@@ -327,12 +327,13 @@ def key(state: RollForItState, game) -> RollForItState:
     such dice play the same, so searches and the exact solver see them once."""
     if not state.rolled:
         return state
-    room = Counter()
+    room: Counter[int] = Counter()
     for index in range(len(state.cards)):
         room.update(open_images(state, index, state.mover, game))
     for card in deck_cards(state.deck):
         room.update(game.cards[card].dice)
-    kept, used = [], Counter()
+    kept: list[int] = []
+    used: Counter[int] = Counter()
     for face in state.rolled:
         if used[face] < room[face]:
             used[face] += 1

@@ -7,7 +7,7 @@ use in the deck file's order); faces are 1..6; players are seats 0..N-1 in turn 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from dicetree.solver.players import player_name
@@ -98,7 +98,7 @@ def player_letter(player: int) -> str:
     return player_name(player)
 
 
-@lru_cache(maxsize=None)
+@cache
 def faces_text(faces: tuple[int, ...]) -> str:
     """Faces as digits: (1, 1, 3) -> '113'."""
     return "".join(str(f) for f in faces)

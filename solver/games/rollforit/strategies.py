@@ -39,7 +39,7 @@ class HumanStrategy(Strategy):
             return TurnChoice(stuck)
         scoring = [a for a in options if isinstance(a, Complete)]
         if scoring:
-            return max(scoring, key=lambda a: game.cards[a.card].points)
+            return max(scoring, key=lambda a: game.cards[a.card].points)  # type: ignore[attr-defined]  # RollForIt's
         placing = [a for a in options if isinstance(a, Place)]
         if placing:
             return max(placing, key=lambda a: sum(len(faces) for _, faces in a.placements))
