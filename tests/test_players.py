@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dicetree.solver.game import PositionError
+from dicetree.solver.game import GameError, PositionError
 from dicetree.solver.games import game_names, load_game
 from dicetree.solver.players import LETTERS
 from dicetree.solver.render import to_graphviz
@@ -61,3 +61,12 @@ def test_a_one_player_tree_names_no_opponent():
     assert "A to move" in source and "lower" in source
     two = load_game("rolldown")
     assert "better for B" in to_graphviz(build_tree(two, two.parse("d8:5/d6:3 a -/-"), TreeOptions(depth=1))).source
+
+
+def test_play_seats_a_player_named_in_any_form():
+    from dicetree.cli.play import seat_of
+
+    game = load_game("dicefights")
+    assert [seat_of(game, text) for text in ("B", "b", "P2", "2")] == [1, 1, 1, 1]
+    with pytest.raises(GameError, match="names no player"):
+        seat_of(game, "Z")
