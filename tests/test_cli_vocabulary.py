@@ -136,3 +136,13 @@ def test_a_study_writes_its_files_into_the_folder_o_names(tmp_path, tables):
     assert (folder / "d4-d4.csv").exists() and (folder / "d4-d4-moves.csv").exists()
     again = run("study", "rolldown", "--mine", "d4", "--theirs", "d4", "-o", str(folder))  # an existing folder: run again
     assert again.exit_code == 0, again.output
+
+
+@pytest.mark.parametrize("args", [["rolldown", "--a", "random", "--b", "random", "--games", "2"],
+                                  ["dicefights", "--rule", "players=3", "--a", "random", "--b", "random", "--c",
+                                   "random", "--games", "3"]])
+def test_duel_reports_name_seats_as_players_are_named(args):
+    result = run("duel", *args, "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"\bP\d\b|player [ab]\b", result.output), result.output
+    assert "seat A" in result.output or "seats A..C" in result.output
