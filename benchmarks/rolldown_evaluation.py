@@ -12,7 +12,7 @@ into ``--tables`` first (3 dice without cards: ``dicetree tablebase build rolldo
 of it stored before endless play was scored as a draw solved again). With 4 dice or more (or
 ``--stored-only``) positions are drawn only from the tables stored (a folder still being built:
 redrawn until one is), and nothing is built. ``--model NAME=PATH`` adds an evaluation ``NAME``: the
-fitted model of another data file (``benchmarks/rolldown_evaluation_fit.py --model-out``).
+fitted model of another data file (``research/rolldown_evaluation_fit.py --model-out``).
 
 Two kinds of evaluation measure what accuracy a leaf evaluation needs: their leaves are exact
 values from the tables (:class:`dicetree.solver.games.rolldown.exact_leaves.ExactLeaves`) with an

@@ -1,4 +1,4 @@
-"""Benchmark "best move?" for Roll For It!: the README's `best rollforit --example`, end to end.
+"""Benchmark "best move?" for Roll For It!: the documented `best rollforit --example`, end to end.
 
 Each command runs as a user runs it: a fresh process of the installed `dicetree` (start-up, the
 deck, the search and the output all counted), several times, the median kept. Two players at the

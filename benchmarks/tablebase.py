@@ -6,7 +6,7 @@ Targets, in wall time on the project's 2-core machine, peak memory under 8 GiB:
   292,381,600 with the one- and two-dice tables they need) in at most 2 minutes;
 * every position with at most 2 dice a side and at most one card in each hand (454,500,000) in
   at most 5 minutes;
-* end to end, as the README's commands run them (``dicetree tablebase build``: solve and store;
+* end to end, as the documented commands run them (``dicetree tablebase build``: solve and store;
   then every stored value read back against its checksum), within 10% of the in-memory build:
   storing at most 10% of the whole. Beside it, how long ``tablebase stats``, ``tablebase probe``
   and ``best`` (with and without the tables) take from a fresh process with the tables stored.
@@ -59,7 +59,7 @@ TARGETS = {
 QUICK = {"2 dice, no cards (quick)": {"max_dice": 2, "max_cards": 0, "limit_seconds": 120}}
 MEMORY_LIMIT = 8 * 2**30
 STORE_SHARE_LIMIT = 0.10
-#: what the README's probe and best commands ask, after a build (a position of the 2-dice tables)
+#: what the documented probe and best commands ask, after a build (a position of the 2-dice tables)
 PROBE_POSITION = "d6:2,d8:5/d4:3,d6:6 a -/-"
 BEST_POSITION = "d6:2/d6:1 a -/-"
 # Bytes one position update must move between memory and the core:
@@ -273,7 +273,7 @@ def open_and_stats(folder: Path) -> tuple[float, float]:
 
 
 def run_end_to_end(max_dice: int, max_cards: int, workers: int | None) -> dict:
-    """The README's commands on a fresh table folder: build (solve + store), then verify every
+    """The documented commands on a fresh table folder: build (solve + store), then verify every
     stored value, stats, probe and ``best`` with and without the tables; figures as a dict."""
     from dicetree.cache.packs import PackStore
 
@@ -655,7 +655,7 @@ def report(machine: dict, bandwidth: float, results: dict, limits: dict, stored:
                for name, e in stored.items() if "build_cpu_seconds" in e]
         lines += [
             "",
-            "End to end, as the README's commands run them, beside the in-memory build of the same target in the "
+            "End to end, as the documented commands run them, beside the in-memory build of the same target in the "
             "same run (`tablebase build` solves and stores each batch as one pack, then every stored value is read "
             "back against its checksum):",
             "",

@@ -35,7 +35,7 @@ INTERRUPTED = 130
 @click.option("--top", type=click.IntRange(1), metavar="N", help="List the N best moves only (default: every move).")
 @click.option("--lines", "with_lines", is_flag=True, help="Give every listed move its own principal line.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (schema dicetree.best/1, see the README) instead of a table.")
+              help="Print one JSON object (schema dicetree.best/1, see docs/usage.md) instead of a table.")
 @example_option
 @click.option("--hands-exact", type=click.IntRange(1), default=100, show_default=True, metavar="N",
               help="Enumerate hidden hands exactly when there are at most N; else sample.")

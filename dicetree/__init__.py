@@ -35,10 +35,9 @@ on-disk store) and ``dicetree.cli`` (the ``dicetree`` command), e.g.
 ``from dicetree.solver.search import Searcher``.
 
 Layout: the subpackages' folders sit at the top of the repository (the project's layout), and
-``dicetree/solver``, ``dicetree/cli``, ``dicetree/cache`` are links to them. So a checkout
-imports as ``dicetree`` with no install (from its top folder), setuptools installs one simple
-package (an editable install puts the top folder on ``sys.path``), and each module exists once,
-as ``dicetree.solver.game``: nothing may import a top-level ``solver`` (``cli``, ``cache``), whose
+pyproject.toml maps them under this root (``dicetree.solver`` from ``solver/``, ...; no links), so
+an install (``pip install .``, or ``pip install -e .`` for a checkout) imports every module once, as
+``dicetree.solver.game``: nothing may import a top-level ``solver`` (``cli``, ``cache``), whose
 modules would be second copies with classes of their own (``tests/test_packaging.py`` checks).
 """
 

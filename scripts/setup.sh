@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up dicetree from a fresh checkout: a virtual environment in .venv with the package and its
-# test, plotting and lint extras, and (where this machine allows) Debian's graphviz for the `dot` program
-# and Debian's chromium with its chromedriver for the explorer's browser tests.
+# test, plotting, lint and documentation extras, and (where this machine allows) Debian's graphviz for
+# the `dot` program and Debian's chromium with its chromedriver for the explorer's browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-.venv/bin/python -m pip install --quiet -e '.[test,plot,lint]'
+.venv/bin/python -m pip install --quiet -e '.[test,plot,lint,docs]'
 
 # `dot` renders decision trees; without it dicetree still writes .dot files and says how to render them.
 if ! command -v dot >/dev/null 2>&1; then

@@ -1,8 +1,8 @@
 """One import root: the project installs and imports as ``dicetree``, and each module exists once.
 
-The package folders sit at the top of the repository and ``dicetree/solver`` (``cli``, ``cache``)
-link to them. A module imported under its folders' names as well (a top-level ``solver`` package
-beside ``dicetree.solver``) would be a second copy with classes of its own: a ``GameError`` raised by
+The package folders sit at the top of the repository and pyproject.toml maps them under the root
+(``dicetree.solver`` from ``solver/``, ...; no links). A module imported under its folders' names as
+well (a top-level ``solver`` package beside ``dicetree.solver``) would be a second copy with classes of its own: a ``GameError`` raised by
 one copy is not caught as the other's, and pickles name one of them. Nothing may use the old names.
 """
 
@@ -26,7 +26,7 @@ from dicetree.solver.search import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_ROOTS = ("solver", "cli", "cache")
-SOURCE_FOLDERS = (*OLD_ROOTS, "dicetree", "tests", "benchmarks", "scripts")
+SOURCE_FOLDERS = (*OLD_ROOTS, "dicetree", "tests", "benchmarks", "research", "scripts")
 MODULE_PATH = re.compile(rf"(?<![\w./-])(?:{'|'.join(OLD_ROOTS)})(?:\.[A-Za-z_]\w*)+")
 
 
@@ -44,15 +44,14 @@ FOLDER_MODULES = _folder_modules()
 
 
 def _sources() -> list[Path]:
-    """The project's Python files, each once (``dicetree/``'s links are not followed)."""
-    return sorted(path for folder in SOURCE_FOLDERS for path in (ROOT / folder).rglob("*.py")
-                  if not (folder == "dicetree" and path.parent != ROOT / "dicetree"))
+    """The project's Python files, each once."""
+    return sorted(path for folder in SOURCE_FOLDERS for path in (ROOT / folder).rglob("*.py"))
 
 
 def _notebooks() -> list[Path]:
     """The project's notebooks (their code imports the packages as the library's users do)."""
     found = []
-    for folder, subfolders, files in os.walk(ROOT):  # not into .venv, .git, build, nor dicetree/'s links
+    for folder, subfolders, files in os.walk(ROOT):  # not into .venv, .git, build
         subfolders[:] = [name for name in subfolders if not name.startswith(".") and name != "build"]
         found += [Path(folder) / name for name in files if name.endswith(".ipynb")]
     return sorted(found)
@@ -89,10 +88,22 @@ def test_no_module_names_the_old_top_level_packages():
     assert not offenders, "write dicetree.solver... (one copy of each module):\n" + "\n".join(offenders)
 
 
-def test_the_package_links_point_at_the_top_level_folders():
-    for root in OLD_ROOTS:
-        assert (ROOT / "dicetree" / root).resolve() == ROOT / root
-    assert Path(dicetree.solver.__file__).resolve() == ROOT / "solver" / "__init__.py"  # this checkout
+def _declared_packages() -> tuple[dict[str, str], list[str]]:
+    """pyproject.toml's package mapping and its list of packages."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    return setuptools["package-dir"], setuptools["packages"]
+
+
+def test_the_import_root_maps_the_top_level_folders_without_links():
+    package_dir, packages = _declared_packages()
+    assert package_dir == {"dicetree": "dicetree", **{f"dicetree.{root}": root for root in OLD_ROOTS}}
+    assert not [path for path in (ROOT / "dicetree").iterdir() if path.is_symlink()]
+    on_disk = ["dicetree"] + [f"dicetree.{'.'.join(init.parent.relative_to(ROOT).parts)}"
+                              for root in OLD_ROOTS for init in (ROOT / root).rglob("__init__.py")]
+    assert sorted(packages) == sorted(on_disk), "list every package in pyproject.toml's [tool.setuptools]"
+    for root in OLD_ROOTS:  # this checkout, installed editable
+        assert Path(import_module(f"dicetree.{root}").__file__).resolve() == ROOT / root / "__init__.py"
 
 
 def test_the_root_serves_a_small_public_api():
@@ -124,7 +135,9 @@ def test_importing_the_root_loads_no_engine(tmp_path):
 
 def test_every_module_imports_once_under_dicetree(tmp_path):
     code = ("import pkgutil, sys, dicetree\n"
-            "names = [m.name for m in pkgutil.walk_packages(dicetree.__path__, 'dicetree.')]\n"
+            "packages = [__import__(f'dicetree.{root}', fromlist=['x']) for root in ('solver', 'cli', 'cache')]\n"
+            "names = [p.__name__ for p in packages]\n"
+            "names += [m.name for p in packages for m in pkgutil.walk_packages(p.__path__, p.__name__ + '.')]\n"
             "for name in names: __import__(name)\n"
             f"print(len(names)); print(sorted(n for n in sys.modules if n.split('.')[0] in {OLD_ROOTS!r}))")
     count, old = _python(code, tmp_path).splitlines()
@@ -132,8 +145,8 @@ def test_every_module_imports_once_under_dicetree(tmp_path):
 
 
 def test_doctests_are_collected_once_each_from_the_dicetree_modules(pytestconfig):
-    """pytest imports a doctest's file under the name its folders give: collected through
-    ``dicetree/`` that is ``dicetree.solver.game``; through ``solver/`` it would be a second copy."""
+    """pytest imports a doctest's file under the name its folders give (a second copy
+    of ``dicetree.solver.game``): the project's conftest.py collects ``dicetree`` by module names."""
     testpaths = pytestconfig.getini("testpaths")
     assert "dicetree" in testpaths and not set(testpaths) & set(OLD_ROOTS)
     assert "--doctest-modules" in pytestconfig.getini("addopts")

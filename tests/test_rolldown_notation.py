@@ -228,7 +228,7 @@ def test_the_help_has_examples():
 
 @pytest.mark.parametrize("example", help_examples() + [
     Rolldown().example_position(),
-    "d20:14/d8:8 b -/- - first50 44-38 7",  # the README's
+    "d20:14/d8:8 b -/- - first50 44-38 7",  # the docs' (docs/usage.md)
     "d6:2,d8:5/d4:3,d6:6 a QK/-",
 ])
 def test_documented_examples_parse_and_are_canonical(example):

@@ -376,7 +376,7 @@ def test_loops_left_by_the_same_reroll_settle_together_and_match_strategy_iterat
 
     from dicetree.solver.games.rolldown.tables import Batch, solve_batch
 
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "research"))
     exact_tables = importlib.import_module("rolldown_endless_settle").exact_tables  # strategy iteration, no table
 
     batch = Batch((4, 20), (10, 12), (((), (6,)),))

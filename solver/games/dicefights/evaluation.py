@@ -8,13 +8,13 @@ in which nobody can be hurt repeats, and a fight where nobody can ever be hurt i
 counts as Core Dice: at a purchase node, where it can be spent at once, the Bank buys Bank // 3 of
 them; elsewhere saved Gold counts half (Bank // 6) — as far as the Cache holds. The Gold
 *multiplier* and future income are worth nothing to it: a searched purchase of a Gold upgrade pays
-off only within the search depth (see the README).
+off only within the search depth (see docs/games/dicefights.md).
 
 A frozen fight is overconfident — in play both sides keep buying, so today's edge is not
 forever — so the probability ``v`` is *tempered*: ``v**k / (v**k + (1 - v)**k)`` (the log-odds
 times ``k``), :data:`TEMPER` ``k = 0.4``, the best ``k`` by the Brier score at the round starts
 of 600 games between the fixed purchase policies (:mod:`dicetree.solver.games.dicefights.policies`;
-``benchmarks/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
+``research/dicefights_evaluation.py`` reproduces it): 0.155 (0.1548), against 0.192 for the
 untempered frozen fight with Bank // 3 everywhere and 0.249 for a constant 1/2. (Savings counted as
 nothing score 0.147 there — the big Banks in those games belong to the weak saving policies — but would
 make a searching player never save: they count half.)

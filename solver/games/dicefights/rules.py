@@ -30,7 +30,7 @@ simultaneous node, ``C`` = chance node):
 7. ``race`` (C, only with ``race="chance"``) — when players ask for more Core Dice than the Cache
    holds, or two ask for the Game Box, a uniformly random priority order of those contenders decides.
 
-**Readings of the text** (also in the README and ``dicetree notation dicefights``):
+**Readings of the text** (also in docs/games/dicefights.md and ``dicetree notation dicefights``):
 
 * Damage = max(0, Swords x Attack multiplier - Shields x Defense multiplier) for *each attacker*:
   the defender's Shields count in full against every attacker (``shields="every"``, the default).

@@ -10,7 +10,7 @@ view, where the features (:func:`features`) describe combat in the game's own te
 * what the mover can still do this turn (unused dice: the chance of a kill right now),
 * how close the reserve dice are to becoming active.
 
-The weights are not hand-tuned: ``benchmarks/dicegeddon_evaluation.py`` fits them (soft-label
+The weights are not hand-tuned: ``research/dicegeddon_evaluation.py`` fits them (soft-label
 logistic regression, scipy) to the exact values of every decision state of many small battles
 solved by :func:`dicetree.solver.exact.solve`, checks them on battles it did not fit, and writes the figures
 to ``results/dicegeddon/evaluation.md``; the constants below are its output.
@@ -43,7 +43,7 @@ FEATURE_NAMES = (
     "mover's active dice share of all active dice",
 )
 
-# Fitted by benchmarks/dicegeddon_evaluation.py (see results/dicegeddon/evaluation.md).
+# Fitted by research/dicegeddon_evaluation.py (see results/dicegeddon/evaluation.md).
 WEIGHTS = np.array([0.236562, 0.205093, 0.837788, 0.452715, 0.118881, 0.380693, 1.41272])
 BIAS = -1.17225
 CLIP = 1e-3  # never certain: a leaf is not a result

@@ -21,7 +21,7 @@ value reads both) must come up to it together; restarted one at a time, the othe
 out above it, is itself left above it, and the rounds take turns between them (issue 15:
 ``results/endless-play/settle.md``). From the draw, plain iteration brings a loop up (or down) to
 its way out without passing it, so the rounds stop where no loop is worth anything but 1/2.
-``benchmarks/rolldown_endless_settle.py`` checks all this by strategy iteration, reading no table.
+``research/rolldown_endless_settle.py`` checks all this by strategy iteration, reading no table.
 
 Arrays here are a batch's two tables seen in the A tables' axes, shape ``(hand pairs, dice...)``:
 A's losing chances ``z`` (A to move) and B's winning chances ``y`` (B to move), with

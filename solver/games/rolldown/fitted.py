@@ -34,7 +34,7 @@ side on its first turn of the round cannot capture, so its capture features are 
 with no capture. The estimate is kept within [``CLIP``, 1 - ``CLIP``]: a leaf is never a result.
 
 The weights, the pair values and the fit's figures live in a versioned data file,
-``fitted_evaluation.json`` beside this module, written by ``benchmarks/rolldown_evaluation_fit.py``
+``fitted_evaluation.json`` beside this module, written by ``research/rolldown_evaluation_fit.py``
 with a SHA-256 of its content that :func:`load_model` checks (a damaged file is one
 :class:`EvaluationDataError` line).
 

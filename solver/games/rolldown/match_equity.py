@@ -3,7 +3,7 @@ every score, as backgammon players read theirs.
 
 The tables come from the distribution of one round's outcome (:class:`RoundOutcomes`: who wins, the
 round's starter or the other player, and how many points, the sides of the final pair) measured by
-the engine's own play (``benchmarks/rolldown_match_outcomes.py``), by dynamic programming over the
+the engine's own play (``research/rolldown_match_outcomes.py``), by dynamic programming over the
 scores (:func:`first50_table`, :func:`nine_table`):
 
 * **First to 50** — ``first50[s][a // 2][b // 2]``: A's chance with A at ``a`` and B at ``b`` (both below 50;

@@ -20,7 +20,7 @@ so it is its own cache key. A turn is one decision; some decisions lead to a cha
   Which faces a set-face card may give a die is :func:`card_faces`, the one statement of those
   effects (the endgame tables read it too).
 
-Interpretations the rule text leaves open (stated in the README too):
+Interpretations the rule text leaves open (stated in docs/games/rolldown.md too):
 
 * a played card goes onto its owner's discard pile at once; cards left in hand at the round's end
   follow it there, so a deck is empty after nine rounds and reshuffled from all 27 in round 10;

@@ -35,7 +35,7 @@ from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER, FLIP, OVER, P
 SHARPNESS = 0.75
 """How sharply a lead in rounds turns into a win chance, divided by sqrt(1 + the players' mean race
 time): a lead of a round counts more near the end, when little luck is left (fitted, see
-``benchmarks/rollforit_evaluation.py``)."""
+``research/rollforit_evaluation.py``)."""
 PACE_FACTOR = 2.0
 """A player's pace at the table relative to the deck's average fresh chase of one card (fitted)."""
 

@@ -2,7 +2,7 @@
 
 Usage (from ``rolldown_match_outcomes.py``, or alone to redraw from the package's data file)::
 
-    .venv/bin/python benchmarks/rolldown_match_figures.py
+    .venv/bin/python research/rolldown_match_figures.py
 """
 
 from __future__ import annotations

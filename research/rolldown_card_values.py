@@ -21,8 +21,8 @@ stopped run resumes.
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_card_values.py --tables /work/tables --card-store /work/tables-rdeval
-    .venv/bin/python benchmarks/rolldown_card_values.py --deals 2 --quick      # a minute, no files
+    .venv/bin/python research/rolldown_card_values.py --tables /work/tables --card-store /work/tables-rdeval
+    .venv/bin/python research/rolldown_card_values.py --deals 2 --quick      # a minute, no files
 
 Writes ``results/rolldown-hidden/card-values.{md,json}``.
 """
@@ -34,8 +34,11 @@ import itertools
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import CELLS, write_report
@@ -158,7 +161,7 @@ def main(argv=None) -> None:
         *rows, "",
         f"A's win rate with its two cards only: {two_cards:.1%} over {len(deals)} games; the mean gain of a "
         f"third card over the 14 ranks: {sum(p['gain'] for p in played.values()) / len(played):+.3f}.", "",
-        "Command: `.venv/bin/python benchmarks/rolldown_card_values.py --tables /work/tables "
+        "Command: `.venv/bin/python research/rolldown_card_values.py --tables /work/tables "
         f"--card-store /work/tables-rdeval --deals {args.deals} --seed {args.seed}`.",
     ])
     data = {"seed": args.seed, "deals": args.deals, "strategy": args.strategy, "two_cards_win_rate": two_cards,

@@ -8,13 +8,13 @@ random pairings, seeded), takes every third round start, and reports the Brier s
 error against the result: 1 win, 0 loss, 1/2 draw) of each combination, plus the calibration
 table of the chosen one. The module's TEMPER (k = 0.4) is the best k at its Gold rate. Its
 SAVED_GOLD_PER_DIE (6) is deliberately not the best-scoring rate: Gold counted as worthless scores
-a little better (0.1485 against 0.1556), because in these games a big Bank mostly belongs to the
+a little better (0.1468 against 0.1548, `results/dicefights/evaluation.txt`), because in these games a big Bank mostly belongs to the
 weak saving policies; counting savings as nothing would make a searching player never save.
 
 Usage::
 
-    .venv/bin/python benchmarks/dicefights_evaluation.py               # ~1 minute
-    .venv/bin/python benchmarks/dicefights_evaluation.py --games 100   # a quick look
+    .venv/bin/python research/dicefights_evaluation.py               # ~1 minute
+    .venv/bin/python research/dicefights_evaluation.py --games 100   # a quick look
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ Take Back is the better choice and by how much on average (win chance).
 
 Usage::
 
-    .venv/bin/python benchmarks/rollforit_takeback.py            # ~2 minutes
-    .venv/bin/python benchmarks/rollforit_takeback.py --quick
+    .venv/bin/python research/rollforit_takeback.py            # ~2 minutes
+    .venv/bin/python research/rollforit_takeback.py --quick
 
 Writes ``results/rollforit/takeback.{md,json,png}``.
 """
@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import write_report

@@ -1,7 +1,7 @@
 """Refit RolldownBeta's logistic leaf evaluation to *choices*: the value differences of sibling moves.
 
 The shipped model (:mod:`dicetree.solver.games.rolldown.fitted`, fitted to values by
-``benchmarks/rolldown_evaluation_fit.py``) misses the depth-2 search's best move where a few
+``research/rolldown_evaluation_fit.py``) misses the depth-2 search's best move where a few
 hundredths of error in comparing a capture with a reroll decide (``results/rolldown-evaluation/``).
 This script fits the same logistic model to what a search compares. Parent positions of 2 dice a
 side without cards (``--parents`` of each of the 225 tables in ``--tables``, only read), the mover
@@ -26,8 +26,8 @@ shipped file). No 3-dice value enters the fit or the choice of weight: check the
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_evaluation_choices.py --tables /work/tables
-    .venv/bin/python benchmarks/rolldown_evaluation_choices.py --tables /work/tables --parents 20 --weights 0,10 --quick
+    .venv/bin/python research/rolldown_evaluation_choices.py --tables /work/tables
+    .venv/bin/python research/rolldown_evaluation_choices.py --tables /work/tables --parents 20 --weights 0,10 --quick
 
 Writes ``results/rolldown-evaluation/fit-choices.{md,json}`` and the model's data file.
 """
@@ -38,9 +38,12 @@ import argparse
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import write_report
@@ -228,7 +231,7 @@ def main(argv=None) -> None:
     chosen = min(thetas, key=lambda w: results[f"weight {w:g}"]["check"]["mean_loss"])
     model = as_model(thetas[chosen], mean, scale, shipped.pair_values)  # card weights: the shipped ones, unmoved
 
-    command = (f"`.venv/bin/python benchmarks/rolldown_evaluation_choices.py --parents {args.parents} --weights "
+    command = (f"`.venv/bin/python research/rolldown_evaluation_choices.py --parents {args.parents} --weights "
                f"{args.weights} --window {args.window} --decay {args.decay} --seed {args.seed}`")
     lines = ["# RolldownBeta's logistic evaluation refitted to choices (2 dice a side, depth 1)", "",
              f"{command} ({time.perf_counter() - started:.0f} s). Parents: 2-dice positions without cards, a third of "
@@ -243,7 +246,7 @@ def main(argv=None) -> None:
     if args.quick:
         print("\n".join(lines))
         return
-    extra = {"fitted_by": "benchmarks/rolldown_evaluation_choices.py", "seed": args.seed, "parents": args.parents,
+    extra = {"fitted_by": "research/rolldown_evaluation_choices.py", "seed": args.seed, "parents": args.parents,
              "choice_weight": chosen, "window": args.window, "decay": args.decay}
     Path(args.model_out).write_text(json.dumps(model_payload(model, extra), indent=1) + "\n")
     write_report(RESULTS / "fit-choices", "\n".join(lines) + "\n", report)

@@ -9,8 +9,8 @@ by more than 1e-9 and the largest difference. Tables of one hand pair (``--exact
 issue's ``d4d20-d10d12.-6``, and in each batch the one that changed most) are checked against
 :mod:`dicetree.solver.exact`'s strategy iteration, which reads no table. Writes ``results/endless-play/settle.md`` and ``.json``.
 
-    .venv/bin/python benchmarks/rolldown_endless_settle.py                 # the nine batches (about 4 min)
-    .venv/bin/python benchmarks/rolldown_endless_settle.py d4d20-d10d12.-A  # one
+    .venv/bin/python research/rolldown_endless_settle.py                 # the nine batches (about 4 min)
+    .venv/bin/python research/rolldown_endless_settle.py d4d20-d10d12.-A  # one
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def report(rows: list[dict], revision: str, load: tuple[float, float]) -> str:
         f"Each batch solved twice in memory from the same children (numpy kernel, one thread): with the code at `{revision}`",
         "(before) and with the working tree's (after). \"Rescored\" counts the positions found in a loop over all rounds",
         f"(the solver's `BatchStats.endless`). Measured {time.strftime('%Y-%m-%d %H:%M')} by",
-        "`.venv/bin/python benchmarks/rolldown_endless_settle.py`, "
+        "`.venv/bin/python research/rolldown_endless_settle.py`, "
         f"load average {load[0]:.1f} before and {load[1]:.1f} after on {os.cpu_count()} CPUs.",
         "",
         *WHY,

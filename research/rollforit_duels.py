@@ -15,8 +15,8 @@ Two kinds of match:
 
 Usage::
 
-    .venv/bin/python benchmarks/rollforit_duels.py            # a few minutes
-    .venv/bin/python benchmarks/rollforit_duels.py --quick
+    .venv/bin/python research/rollforit_duels.py            # a few minutes
+    .venv/bin/python research/rollforit_duels.py --quick
 
 Writes ``results/rollforit/duels.{md,json}`` and ``duels.png`` (the turn-order table as a heatmap).
 """
@@ -26,9 +26,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from functools import partial
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import cell, write_report

@@ -22,8 +22,8 @@ the players still in; the tables count them.
 
 Usage::
 
-    .venv/bin/python benchmarks/dicefights_purchases.py                      # the study (~3 min on 2 cores)
-    .venv/bin/python benchmarks/dicefights_purchases.py --deals 10 --out /tmp/df   # a quick look
+    .venv/bin/python research/dicefights_purchases.py                      # the study (~3 min on 2 cores)
+    .venv/bin/python research/dicefights_purchases.py --deals 10 --out /tmp/df   # a quick look
 
 Outputs in ``--out`` (default ``results/dicefights``): ``purchases.json`` (every number),
 ``purchases.md`` (the tables) and ``purchases.png`` (the chart).
@@ -98,7 +98,7 @@ def write_tables(out: Path, two: list[dict], four: list[dict], settings: dict) -
     lines = [
         "# Dice Fights: purchase policies in duels",
         "",
-        f"Made by `benchmarks/dicefights_purchases.py` ({settings['deals']} deals = {2 * settings['deals']} games a "
+        f"Made by `research/dicefights_purchases.py` ({settings['deals']} deals = {2 * settings['deals']} games a "
         f"pair, {settings['games4']} four-player games a policy, seed {settings['seed']}, "
         f"{settings['seconds']:.0f} s). Face layout: the default two of each symbol (an assumption).",
         "",

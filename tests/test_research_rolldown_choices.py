@@ -1,4 +1,4 @@
-"""benchmarks/rolldown_evaluation_choices.py's arithmetic on a hand-made set of moves: the move values
+"""research/rolldown_evaluation_choices.py's arithmetic on a hand-made set of moves: the move values
 and depth-1 choices, and the loss's gradient (against finite differences)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+RESEARCH = Path(__file__).resolve().parent.parent / "research"
 
 
 @pytest.fixture
 def choices(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.syspath_prepend(str(RESEARCH))
     return importlib.import_module("rolldown_evaluation_choices")
 
 

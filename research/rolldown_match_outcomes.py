@@ -20,8 +20,8 @@ Each block of rounds is a cell kept in ``benchmarks/.cells/`` (a stopped run res
 
 Usage::
 
-    nice -n 10 .venv/bin/python benchmarks/rolldown_match_outcomes.py            # ~30 minutes on a loaded machine
-    nice -n 10 .venv/bin/python benchmarks/rolldown_match_outcomes.py --quick    # ~1 minute (no data file)
+    nice -n 10 .venv/bin/python research/rolldown_match_outcomes.py            # ~30 minutes on a loaded machine
+    nice -n 10 .venv/bin/python research/rolldown_match_outcomes.py --quick    # ~1 minute (no data file)
 """
 
 from __future__ import annotations
@@ -31,10 +31,13 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 from report import cell, write_report
 
@@ -149,7 +152,7 @@ def main() -> None:
     tables = MatchTables.from_outcomes(round1, resamples=RESAMPLES, seed=args.seed)
     elapsed = time.perf_counter() - started
     measured = {"engine": ENGINE, "rounds": round1.rounds, "seed": args.seed, "resamples": RESAMPLES,
-                "command": "nice -n 10 .venv/bin/python benchmarks/rolldown_match_outcomes.py"}
+                "command": "nice -n 10 .venv/bin/python research/rolldown_match_outcomes.py"}
     if not args.quick:
         DATA_FILE.write_text(json.dumps(tables.payload(measured), indent=None) + "\n")
         from rolldown_match_figures import draw_heatmaps
@@ -184,7 +187,7 @@ def main() -> None:
         "",
         f"{elapsed:.0f} s (cells kept from earlier runs count as 0); machine shared with three other helpers "
         f"(2 cores; load average {os.getloadavg()[0]:.1f} at the end). Command: "
-        f"`nice -n 10 .venv/bin/python benchmarks/rolldown_match_outcomes.py{' --quick' if args.quick else ''}`.",
+        f"`nice -n 10 .venv/bin/python research/rolldown_match_outcomes.py{' --quick' if args.quick else ''}`.",
     ])
     write_report(RESULTS / ("outcomes-quick" if args.quick else "outcomes"), markdown,
                  {**measured, "round1": round1._asdict(), "round9": round9._asdict(),

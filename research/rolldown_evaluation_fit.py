@@ -37,10 +37,10 @@ sampling reads them instead of computing the features again).
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval
-    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval \
+    .venv/bin/python research/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval
+    .venv/bin/python research/rolldown_evaluation_fit.py --tables /work/tables --card-store /work/tables-rdeval \
         --hidden 0 --fit-dice 3 --model-out results/rolldown-evaluation/fitted_evaluation_3dice.json --results-name fit-3dice
-    .venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples 50 --card-tables 20 --card-samples 20 --quick
+    .venv/bin/python research/rolldown_evaluation_fit.py --samples 50 --card-tables 20 --card-samples 20 --quick
 """
 
 from __future__ import annotations
@@ -49,10 +49,13 @@ import argparse
 import itertools
 import json
 import random
+import sys
 import time
 import zlib
 from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import CELLS, write_report
@@ -338,7 +341,7 @@ def main(argv=None) -> None:
     summary = {name: by_model["fitted"] for name, by_model in report["scores"].items()}
 
     lines = ["# RolldownBeta: the fitted leaf evaluation against exact values", "",
-             f"`.venv/bin/python benchmarks/rolldown_evaluation_fit.py --samples {args.samples} "
+             f"`.venv/bin/python research/rolldown_evaluation_fit.py --samples {args.samples} "
              f"--card-tables {args.card_tables} --card-samples {args.card_samples} "
              f"--check-samples {args.check_samples} --fit-dice {args.fit_dice} --samples3 {args.samples3} "
              f"--check4-samples {args.check4_samples} --hidden {args.hidden} --epochs {args.epochs} --decay {args.decay:g} --seed {args.seed}` "
@@ -361,7 +364,7 @@ def main(argv=None) -> None:
     if args.quick:
         print(text)
         return
-    extra = {"fitted_by": "benchmarks/rolldown_evaluation_fit.py", "seed": args.seed, "samples": args.samples,
+    extra = {"fitted_by": "research/rolldown_evaluation_fit.py", "seed": args.seed, "samples": args.samples,
              "card_tables": args.card_tables, "card_samples": args.card_samples, "epochs": args.epochs,
              "fit_dice": args.fit_dice,
              "scores": summary}

@@ -18,8 +18,8 @@ half-way resumes with the deals it lacks.
 
 Usage::
 
-    .venv/bin/python benchmarks/rolldown_hidden_hands.py             # about 30 minutes on 2 shared cores (the depth-1 cells take an hour more when not kept)
-    .venv/bin/python benchmarks/rolldown_hidden_hands.py --quick     # ~1 minute
+    .venv/bin/python research/rolldown_hidden_hands.py             # about 30 minutes on 2 shared cores (the depth-1 cells take an hour more when not kept)
+    .venv/bin/python research/rolldown_hidden_hands.py --quick     # ~1 minute
 
 Writes ``results/rolldown-hidden/hidden-hands.{md,json}``.
 """
@@ -29,8 +29,11 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 from report import CELLS, cell, write_report
 
@@ -136,7 +139,7 @@ def main() -> None:
         *move_rows,
         "",
         f"{time.perf_counter() - started:.0f} s (cells kept from earlier runs count as 0). Command: "
-        f"`.venv/bin/python benchmarks/rolldown_hidden_hands.py{' --quick' if args.quick else ''}`.",
+        f"`.venv/bin/python research/rolldown_hidden_hands.py{' --quick' if args.quick else ''}`.",
     ])
     write_report(RESULTS / ("hidden-hands-quick" if args.quick else "hidden-hands"), markdown,
                  {"seed": args.seed, "duels": duels, "moves": moves})

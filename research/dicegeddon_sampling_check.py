@@ -10,8 +10,8 @@ many 95% intervals contain the exact value, and whether the optimal mixed army i
 
 Usage::
 
-    .venv/bin/python benchmarks/dicegeddon_sampling_check.py                       # ~20 s on 2 cores
-    .venv/bin/python benchmarks/dicegeddon_sampling_check.py --strategy solver:depth=2 --games 200
+    .venv/bin/python research/dicegeddon_sampling_check.py                       # ~20 s on 2 cores
+    .venv/bin/python research/dicegeddon_sampling_check.py --strategy solver:depth=2 --games 200
 
 Writes ``results/dicegeddon/sampling-check.{md,json}`` (``--output`` to change).
 """
@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import write_report
@@ -82,7 +85,7 @@ def main(argv=None) -> None:
     }
     lines = [
         f"# Dicegeddon army study: sampled cells against exact ones (army size {args.army_size})", "",
-        f"`.venv/bin/python benchmarks/dicegeddon_sampling_check.py --strategy {strategy} --games {args.games}` "
+        f"`.venv/bin/python research/dicegeddon_sampling_check.py --strategy {strategy} --games {args.games}` "
         f"({study.seconds:.0f} s with {args.jobs} processes). Every cell of the exact study "
         f"`{Path(args.exact).name}` sampled instead by self-play of `{strategy}`, {args.games} games a cell.", "",
         "| measure | value |", "|---|---|",

@@ -15,8 +15,8 @@ Each block of matches is a cell kept in ``benchmarks/.cells/`` (a stopped run re
 
 Usage::
 
-    nice -n 10 .venv/bin/python benchmarks/rolldown_match_verify.py            # ~40 minutes on a loaded machine
-    nice -n 10 .venv/bin/python benchmarks/rolldown_match_verify.py --quick    # ~1 minute
+    nice -n 10 .venv/bin/python research/rolldown_match_verify.py            # ~40 minutes on a loaded machine
+    nice -n 10 .venv/bin/python research/rolldown_match_verify.py --quick    # ~1 minute
 
 Writes ``results/rolldown-match/verify.{md,json}``.
 """
@@ -28,8 +28,12 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 from report import cell, write_report
 from rolldown_match_outcomes import ENGINE, RESULTS, RoundPlay, round_start
@@ -140,7 +144,7 @@ def main() -> None:
         "",
         f"{elapsed:.0f} s (cells kept from earlier runs count as 0); machine shared with three other helpers "
         f"(2 cores; load average {os.getloadavg()[0]:.1f} at the end). Command: "
-        f"`nice -n 10 .venv/bin/python benchmarks/rolldown_match_verify.py{' --quick' if args.quick else ''}`.",
+        f"`nice -n 10 .venv/bin/python research/rolldown_match_verify.py{' --quick' if args.quick else ''}`.",
     ])
     write_report(RESULTS / ("verify-quick" if args.quick else "verify"), markdown, {"seed": args.seed, "starts": data})
 

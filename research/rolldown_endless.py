@@ -6,8 +6,8 @@ left unscored (the values wherever value iteration stopped, as before the check 
 counts the tables and positions whose values differ by more than 1e-9 and the largest change.
 Writes ``results/endless-play/README.md`` and ``.json``.
 
-    .venv/bin/python benchmarks/rolldown_endless.py            # 3 dice without cards; 2 dice with a card, every 40th table
-    .venv/bin/python benchmarks/rolldown_endless.py --quick    # 2 dice, every 200th card table
+    .venv/bin/python research/rolldown_endless.py            # 3 dice without cards; 2 dice with a card, every 40th table
+    .venv/bin/python research/rolldown_endless.py --quick    # 2 dice, every 200th card table
 """
 
 from __future__ import annotations
@@ -56,10 +56,10 @@ def report(rows: list[dict], load: tuple[float, float]) -> str:
         "RolldownBeta has no limit on rerolls, and a reroll of a die that matters to neither player is a pass in all",
         "but name, so best play can loop for ever; the rules do not say who wins such a round, and the tables'",
         "equations then have a whole interval of solutions. The tables score endless play as a draw, half a win to",
-        "each (`solver/games/rolldown/endless.py`, the README's \"How RolldownBeta is read\"). This compares, in memory",
+        "each (`solver/games/rolldown/endless.py`, docs/games/rolldown.md, \"How RolldownBeta is read\"). This compares, in memory",
         "and side by side, the tables as built with the tables left wherever value iteration stopped (as they were",
         f"built before the check existed). Measured {time.strftime('%Y-%m-%d %H:%M')} by "
-        "`.venv/bin/python benchmarks/rolldown_endless.py`, "
+        "`.venv/bin/python research/rolldown_endless.py`, "
         f"load average {load[0]:.1f} before and {load[1]:.1f} after on {os.cpu_count()} CPUs.",
         "",
         "| tables | roots | tables built | positions | batches where play loops | positions settled / left a draw "
@@ -81,7 +81,7 @@ def report(rows: list[dict], load: tuple[float, float]) -> str:
         "reach beyond the loops: every position that can drift into one moves with it.",
         "",
         "Nine batches of the 2-dice, one-card build did not settle in 8 rounds before the rounds restarted every loop",
-        "found so far (issue 15): why, and what the fix changed, in `settle.md` (`benchmarks/rolldown_endless_settle.py`).",
+        "found so far (issue 15): why, and what the fix changed, in `settle.md` (`research/rolldown_endless_settle.py`).",
         "",
     ]
     return "\n".join(lines)

@@ -10,8 +10,8 @@ on the first half of the games by a small grid and checked on the second half.
 
 Usage::
 
-    .venv/bin/python benchmarks/rollforit_evaluation.py            # 2 and 4 players, ~1 minute
-    .venv/bin/python benchmarks/rollforit_evaluation.py --quick    # a smoke test
+    .venv/bin/python research/rollforit_evaluation.py            # 2 and 4 players, ~1 minute
+    .venv/bin/python research/rollforit_evaluation.py --quick    # a smoke test
 
 Writes ``results/rollforit/evaluation.{md,json}``.
 """
@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 from report import write_report
 

@@ -12,8 +12,8 @@ module as it stands) and of the constant 1/2, then prints the constants to paste
 
 Usage::
 
-    .venv/bin/python benchmarks/dicegeddon_evaluation.py            # ~2 minutes
-    .venv/bin/python benchmarks/dicegeddon_evaluation.py --quick    # fewer battles, a smoke test
+    .venv/bin/python research/dicegeddon_evaluation.py            # ~2 minutes
+    .venv/bin/python research/dicegeddon_evaluation.py --quick    # fewer battles, a smoke test
 
 Writes ``results/dicegeddon/evaluation.{md,json}``.
 """
@@ -23,8 +23,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
 from report import write_report
@@ -138,7 +141,7 @@ def main(argv=None) -> None:
     report["seconds"] = time.perf_counter() - started
 
     lines = ["# Dicegeddon leaf evaluation: fitted to exact values", "",
-             "`.venv/bin/python benchmarks/dicegeddon_evaluation.py` (seed "
+             "`.venv/bin/python research/dicegeddon_evaluation.py` (seed "
              f"{args.seed}, {args.per_battle} decision states sampled per battle, {report['seconds']:.0f} s). "
              "Battles: every pair of armies of one or two dice (d4..d20) from the opening roll, solved "
              "exactly (those with an estimated state count up to "
