@@ -88,8 +88,10 @@ def writable_output(ctx: click.Context, param: click.Parameter, value: str | Non
 
 def writable_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """An ``-o FOLDER`` for a command that writes several files, checked before any work: the folder
-    may exist (a study run again, or resumed, writes into it) or is made, inside a folder that exists
-    (none is made silently above it); a usage error (one line, exit 2) if it cannot take files.
+    may exist (a study run again, or resumed, writes into it) or is made by the command when it
+    writes, inside a folder that exists (none is made silently above it; nothing is made here, so
+    a command refused later leaves nothing behind); a usage error (one line, exit 2) if it cannot
+    take files.
 
     >>> writable_folder(None, None, "/no/such/folder/study")
     Traceback (most recent call last):
@@ -102,10 +104,8 @@ def writable_folder(ctx: click.Context, param: click.Parameter, value: str | Non
     if folder.exists() and not folder.is_dir():
         raise click.BadParameter(f"{value} is a file: -o names a folder here (the command writes several files)",
                                  ctx=ctx, param=param)
-    if not folder.exists():
-        writable_output(ctx, param, str(folder))  # its parent must exist and take files
-        folder.mkdir()
-    writable_output(ctx, param, str(folder / ".dicetree-output"))  # the folder itself takes files
+    # an existing folder must take files; a new one's parent must exist and take them
+    writable_output(ctx, param, str(folder / ".dicetree-output") if folder.exists() else str(folder))
     return value
 
 

@@ -146,3 +146,9 @@ def test_duel_reports_name_seats_as_players_are_named(args):
     assert result.exit_code == 0, result.output
     assert not re.search(r"\bP\d\b|player [ab]\b", result.output), result.output
     assert "seat A" in result.output or "seats A..C" in result.output
+
+
+def test_a_refused_study_leaves_no_folder_behind(tmp_path):
+    folder = tmp_path / "never"
+    result = run("study", "rolldown", "--mine", "d4", "-o", str(folder))  # --theirs is missing
+    assert result.exit_code == 2 and not folder.exists()
