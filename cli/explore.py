@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import random
 import socket
 from pathlib import Path
@@ -55,6 +56,7 @@ from typing import Any
 import click
 
 from dicetree.cli.jobs import Cancelled, Jobs
+from dicetree.solver.parallel import STOP_WAIT
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
 from dicetree.solver.advice import advice_json, advise
@@ -377,7 +379,9 @@ def create_app(results: Path | None = None, tables_dir: str | None = None, worke
 
     # Starlette calls each handler with the exceptions of its key only, which its types cannot say
     handlers: dict[Any, Any] = {GameError: game_error, HTTPException: http_error}
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.jobs = jobs  # the server stops them at once on Ctrl-C or SIGTERM
+    return app
 
 
 def _default_results() -> Path:
@@ -400,8 +404,15 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     listening = listening_socket(host, port)  # taken first: a port in use is one line, before any address is shown
     port = listening.getsockname()[1]
     app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            """Ctrl-C or SIGTERM: every job is stopped at once (its request answers "cancelled"), not
+            waited for; what still runs after STOP_WAIT seconds is cancelled."""
+            app.state.jobs.close()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=math.ceil(STOP_WAIT))
+    server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
     server.run(sockets=[listening])

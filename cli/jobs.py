@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dicetree.solver.game import GameError
+from dicetree.solver.parallel import worker_started
 
 POLL = 0.02
 """Seconds between looks at a running job (its answer, its progress, the page gone away)."""
@@ -54,6 +55,7 @@ class _Running:
 
 def _work(connection, fn: Callable[..., Any], args: tuple, with_report: bool) -> None:
     """In the worker: run ``fn`` and send ("progress", text)... then ("done", answer) or ("error", text)."""
+    worker_started()  # Ctrl-C is the server's to handle: it stops the jobs
     def report(text: str) -> None:
         connection.send(("progress", text))
 
@@ -79,6 +81,7 @@ class Jobs:
         self._waiting: dict[str, _Waiting] = {}
         self._workers = workers
         self._slots: asyncio.Semaphore | None = None
+        self._closed = False
 
     async def run(self, job: str, fn: Callable[..., Any], *args: Any,
                   gone: Callable[[], Awaitable[bool]] | None = None, report: bool = False) -> Any:
@@ -86,6 +89,8 @@ class Jobs:
         answer, or its :class:`GameError`; :class:`Cancelled` where it was stopped (``gone()``
         returning True, e.g. the page closed the request, stops it too)."""
         self.cancel(job)
+        if self._closed:
+            raise Cancelled("cancelled: the server is stopping")
         if self._slots is None:
             self._slots = asyncio.Semaphore(self._workers)
         await self._queue(job, gone)
@@ -167,7 +172,8 @@ class Jobs:
                 "progress": running.progress if running else ""}
 
     def close(self) -> None:
-        """Stop every job (the server is shutting down)."""
+        """Stop every job, and refuse new ones (the server is shutting down)."""
+        self._closed = True
         for job in [*self._waiting, *self._running]:
             self.cancel(job)
 

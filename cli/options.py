@@ -87,11 +87,8 @@ def writable_output(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 def writable_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An ``-o FOLDER`` for a command that writes several files, checked before any work: the folder
-    may exist (a study run again, or resumed, writes into it) or is made by the command when it
-    writes, inside a folder that exists (none is made silently above it; nothing is made here, so
-    a command refused later leaves nothing behind); a usage error (one line, exit 2) if it cannot
-    take files.
+    """An ``-o`` folder checked before any work: it may exist already (a stopped study run again
+    resumes from what it holds) or be made in a writable folder; a file there is a usage error.
 
     >>> writable_folder(None, None, "/no/such/folder/study")
     Traceback (most recent call last):
@@ -100,12 +97,13 @@ def writable_folder(ctx: click.Context, param: click.Parameter, value: str | Non
     """
     if value is None:
         return None
-    folder = Path(value)
-    if folder.exists() and not folder.is_dir():
-        raise click.BadParameter(f"{value} is a file: -o names a folder here (the command writes several files)",
-                                 ctx=ctx, param=param)
-    # an existing folder must take files; a new one's parent must exist and take them
-    writable_output(ctx, param, str(folder / ".dicetree-output") if folder.exists() else str(folder))
+    if os.path.isdir(value):
+        if not os.access(value, os.W_OK):
+            raise click.BadParameter(f"cannot write in {value}", ctx=ctx, param=param)
+        return value
+    if os.path.exists(value):
+        raise click.BadParameter(f"{value} is a file: give a folder name", ctx=ctx, param=param)
+    writable_output(ctx, param, value)  # a new folder: where it goes must take it
     return value
 
 
@@ -241,10 +239,10 @@ def click_option(option: RuleOption) -> click.Option:
     else:
         kind = click.STRING
     output = option.name == "output"  # -o: a file where one is written, a folder where several are
-    checked = (writable_folder if option.kind == "folder" else writable_output) if output else None
     return click.Option(["-o", flag, option.name] if output else [flag, option.name], type=kind,
                         default=option.default, show_default=option.default is not None, help=option.help,
-                        callback=checked, metavar=_metavar(option))
+                        callback=(writable_folder if option.kind == "folder" else writable_output) if output else None,
+                        metavar=_metavar(option))
 
 
 def _metavar(option: RuleOption) -> str | None:

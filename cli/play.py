@@ -6,16 +6,24 @@ Usage::
     dicetree play rolldown --example --seat B --time 1
     dicetree play dicefights --seat P2 --depth 1
 
-At your turn type a move by its name; ``?`` ranks every move (the engine's view), ``undo`` takes back
-your last move (and what followed it), ``quit`` stops. At a chance node ``roll`` (or an empty line)
-draws an outcome, or type one (``b.d6=3``) for a game on a real table. Where players choose at
-once each of your seats is asked for its choice. A bad line gets one line of error and the game goes
-on. At the end every move you made is reviewed against the engine's best, with its loss.
+The board is drawn in the terminal as your seat sees it (:mod:`dicetree.cli.board_text`: the dice
+with their faces, the cards, the scores), with the position's notation under it. At your turn type
+a move by its name: the legal moves are listed grouped (``7: a.d8 a.d10 ...``), or, where there are
+many (Roll For It!'s placements), counted with a few examples; ``moves`` lists them all, ``?`` or
+``hint`` gives the engine's advice (the moves ranked, each with its loss, never negative), ``undo``
+takes back your last move (and what followed it), ``quit`` stops. At a chance node ``roll`` (or an
+empty line) draws an outcome, or type one (``b.d6=3``) for a game on a real table. Where players
+choose at once each of your seats is asked for its choice. A bad line gets one line of error and the
+game goes on. At the end every move you made is reviewed against the engine's best, with its loss.
+
+What the engine's seats hide (its hand) never reaches the screen: the board, the notation, the
+outcomes of chance and the engine's own moves are shown as your seat sees them.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field
 
 import click
@@ -25,11 +33,15 @@ from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits,
 from dicetree.solver.advice import Advice, advise, choices_of
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.players import player_seat
-from dicetree.solver.ranking import loss_text
 from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, TERMINAL_KIND, Line
 from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
-HELP = "a move by its name; ? ranks the moves; undo takes your last move back; quit stops"
+HELP = "a move by its name; moves lists them; ? or hint for the engine's advice; undo takes your last move back; quit stops"
+LISTED_MOVES = 40
+"""More legal moves than this are counted (with a few examples), not listed, until ``moves`` is typed."""
+RANKED_MOVES = 10
+"""The engine's advice lists this many moves, best first."""
+ADVICE = ("?", "hint")
 
 
 @dataclass
@@ -109,6 +121,7 @@ def play(game_name, position, example, seats, depth, time_limit, exact, seed, ta
     click.echo(f"{game.game_type.long_name}: you play {names}; the engine the rest ({strength}). Type: {HELP}.")
     line, choices = _play(game, Line.start(game, start), humans, engine, rng)
     if line.node().kind == TERMINAL_KIND:
+        show(line, min(humans))
         click.echo(line.node().text())
     reviews = review(engine, line, humans, choices)
     click.echo(format_review(reviews))
@@ -155,7 +168,7 @@ def _play(game: Game, line: Line, humans: set[int], engine: Engine, rng: random.
             elif node.kind == DECISION and node.mover in humans:
                 line = _human_move(line, node.mover, engine, humans, choices)
             elif node.kind == DECISION:
-                line = _engine_move(line, node.mover, engine)
+                line = _engine_move(line, node.mover, engine, min(humans))
             else:
                 line = _simultaneous(line, humans, engine, rng, choices)
         except Quit:
@@ -167,28 +180,83 @@ def _play(game: Game, line: Line, humans: set[int], engine: Engine, rng: random.
             del choices[index]
 
 
+def show(line: Line, viewer: int) -> None:
+    """The board as ``viewer`` sees it, drawn, and its notation (what that seat sees, no more)."""
+    game = line.game
+    seen = game.observe(line.state, viewer)
+    board = game.board(seen)
+    if board is not None:
+        from dicetree.cli.board_text import board_text
+
+        click.echo(board_text(board, colour=sys.stdout.isatty()))
+    click.echo(f"position: {game.format(seen)}")
+
+
+def hides_from(line: Line, viewer: int) -> bool:
+    """Whether ``viewer`` sees less than the whole position (another seat's hidden hand)."""
+    return line.game.observe(line.state, viewer) != line.state
+
+
+def moves_text(moves: tuple[str, ...] | list[str], everything: bool = False) -> str:
+    """The legal moves, short: grouped by their first word (``7: a.d8 a.d10``) where that groups
+    them, and where there are more than :data:`LISTED_MOVES` (and not ``everything``), counted with a
+    few examples and how to list them.
+
+    >>> print(moves_text(["d6xd8", "X", "7 a.d8", "7 b.d8", "roll a.d4"]))
+    5 moves:
+      d6xd8 X
+      7: a.d8 b.d8
+      roll: a.d4
+    >>> moves_text([f"G{i:02d}:6,G27:1" for i in range(50)])
+    '50 moves, e.g. G00:6,G27:1  G01:6,G27:1  G02:6,G27:1: type one as shown, or `moves` to list them all'
+    """
+    apart = "  " if any("," in move for move in moves) else ", "  # moves written with commas: spaces between
+    if len(moves) > LISTED_MOVES and not everything:
+        return f"{len(moves)} moves, e.g. {apart.join(moves[:3])}: type one as shown, or `moves` to list them all"
+    heads: dict[str, list[str]] = {}
+    for move in moves:
+        head, _, rest = move.partition(" ")
+        heads.setdefault(head + ":" if rest else "", []).append(rest or move)  # one-word moves together
+    plural = "s" if len(moves) != 1 else ""
+    if len(heads) == len(moves) or len(heads) == 1:  # nothing to group
+        return f"{len(moves)} move{plural}: {apart.join(moves)}"
+    return "\n".join([f"{len(moves)} move{plural}:"] + [f"  {head} {' '.join(rest)}".replace("   ", "  ", 1)
+                                                         for head, rest in sorted(heads.items(), key=lambda h: h[0] != "")])
+
+
+def _advice(line: Line, player: int, engine: Engine) -> None:
+    """The engine's advice for ``player`` (on what that seat sees): the best moves ranked."""
+    click.echo(format_ranking(choices_of(engine.advice(line.state, player), player)))
+
+
 def _chance(line: Line, rng: random.Random, humans: set[int], choices: Choices) -> Line:
+    viewer = min(humans)
+    show(line, viewer)
     text = _prompt("roll (or an outcome)")
     if text in ("", "roll"):
         line = line.roll(rng)
-    elif text == "?":
+    elif text in ADVICE:
         click.echo(line.node().text())
         return line
     elif text == "undo":
         return _undo(line, humans, choices)
     else:
         line = line.play(text)
-    click.echo(f"  {line.moves[-1]}")
+    # an outcome's name may tell what is hidden from this seat (the engine's cards dealt): then only
+    # the board, as the seat sees it, shows what happened
+    click.echo(f"  {line.moves[-1]}" if not hides_from(line, viewer) else "  rolled")
     return line
 
 
 def _human_move(line: Line, player: int, engine: Engine, humans: set[int], choices: Choices) -> Line:
-    game = line.game
-    click.echo(f"{game.format(game.observe(line.state, player))}")
-    click.echo(line.node().text())
-    text = _prompt(game.player_name(player))
-    if text == "?":
-        click.echo(format_ranking(choices_of(engine.advice(line.state, player), player)))
+    show(line, player)
+    click.echo(f"{line.game.player_name(player)} to move: {moves_text(line.node().moves)}")
+    text = _prompt(line.game.player_name(player))
+    if text in ADVICE:
+        _advice(line, player, engine)
+        return line
+    if text == "moves":
+        click.echo(moves_text(line.node().moves, everything=True))
         return line
     if text == "undo":
         return _undo(line, humans, choices)
@@ -196,22 +264,25 @@ def _human_move(line: Line, player: int, engine: Engine, humans: set[int], choic
 
 
 def _undo(line: Line, humans: set[int], choices: Choices) -> Line:
-    """Back to before the person's last move (what the engine and chance did after it goes too)."""
+    """Back to before the person's last move (what the engine and chance did after it goes too); the
+    board is shown again at the next prompt, as the person's seat sees it."""
     mine = [i for i, mover in enumerate(line.movers[:line.cursor]) if mover in humans or i in choices]
     if not mine:
         raise GameError("nothing of yours to undo")
+    undone = line.moves[mine[-1]]
     while line.cursor > mine[-1]:
         line = line.undo()
-    click.echo(f"undone: back at {line.position}")
+    click.echo(f"undone: back before your move {undone}")
     return line
 
 
-def _engine_move(line: Line, player: int, engine: Engine) -> Line:
+def _engine_move(line: Line, player: int, engine: Engine, viewer: int) -> Line:
     moves = choices_of(engine.advice(line.state, player), player)
     best = moves[0]
-    others = ", ".join(f"{m.name} {m.value:.3f}" for m in moves[1:4])
-    click.echo(f"{line.game.player_name(player)} plays {best.name} (value {best.value:.3f}"
-               f"{'; then ' + others if others else ''})")
+    # its values come from what its seat sees: shown only where that is no more than the person sees
+    others = "" if hides_from(line, viewer) else ", ".join(f"{m.name} {m.value:.3f}" for m in moves[1:4])
+    value = "" if hides_from(line, viewer) else f" (value {best.value:.3f}{'; then ' + others if others else ''})"
+    click.echo(f"{line.game.player_name(player)} plays {best.name}{value}")
     return line.play_action(best.action)
 
 
@@ -227,8 +298,8 @@ def _simultaneous(line: Line, humans: set[int], engine: Engine, rng: random.Rand
             text = _prompt(game.player_name(player))
             if text == "undo":
                 return _undo(line, humans, choices)
-            if text == "?":
-                click.echo(format_ranking(choices_of(engine.advice(line.state, player), player)))
+            if text in ADVICE:
+                _advice(line, player, engine)
                 return line
             if not text:
                 return line
@@ -266,10 +337,22 @@ def review(engine: Engine, line: Line, humans: set[int], choices: Choices) -> li
     return reviews
 
 
-def format_ranking(moves) -> str:
-    """Ranked moves as lines: rank, name, value and loss."""
-    return "\n".join(f"{rank:>3}  {m.name:<16} {m.value:>8.4f}  {loss_text(m, rank):>8}".rstrip()
-                     for rank, m in enumerate(moves, 1))
+def format_ranking(moves, top: int = RANKED_MOVES) -> str:
+    """The engine's advice: the ``top`` moves best first, each with its value and its loss against the
+    best (never negative), and how many more there are.
+
+    >>> from types import SimpleNamespace as M
+    >>> print(format_ranking([M(name="K a.d4", value=0.61, loss=0.0), M(name="roll", value=0.6, loss=0.01)]))
+    The engine advises (value for you; loss against the best):
+      1. K a.d4            0.6100  best
+      2. roll              0.6000  loss 0.0100
+    """
+    lines = ["The engine advises (value for you; loss against the best):"]
+    lines += [f"{rank:>3}. {m.name:<16} {m.value:>7.4f}  {'best' if rank == 1 else f'loss {max(0.0, m.loss):.4f}'}"
+              for rank, m in enumerate(moves[:top], 1)]
+    if len(moves) > top:
+        lines.append(f"     ... and {len(moves) - top} more moves")
+    return "\n".join(lines)
 
 
 def format_review(reviews: list[Review]) -> str:

@@ -37,11 +37,11 @@ import math
 import random
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from dicetree.solver.games.dicefights import DiceFights
 from dicetree.solver.games.dicefights.policies import POLICIES, play_game
+from dicetree.solver.parallel import Workers
 
 TWO_PLAYER = ["dice", "attack", "defense", "gold", "box", "random", "solver"]
 FOUR_PLAYER = ["dice", "attack", "defense", "gold", "box", "random"]
@@ -181,9 +181,10 @@ def main() -> None:
     started = time.perf_counter()
     pairs = [(a, b, args.deals, args.seed) for i, a in enumerate(TWO_PLAYER) for b in TWO_PLAYER[i + 1:]]
     fours = [(name, args.games4, args.seed) for name in FOUR_PLAYER]
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        two = list(pool.map(two_player_pair, pairs))
-        four = list(pool.map(four_player_policy, fours))
+    with Workers(jobs=args.jobs).executor() as pool:  # Ctrl-C stops the workers too
+        run = map if pool is None else pool.map
+        two = list(run(two_player_pair, pairs))
+        four = list(run(four_player_policy, fours))
     settings = {"deals": args.deals, "games4": args.games4, "seed": args.seed,
                 "seconds": time.perf_counter() - started}
     (args.out / "purchases.json").write_text(

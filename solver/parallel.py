@@ -24,12 +24,24 @@ Usage::
 
 Dask loads only when a cluster is asked for; with a cluster, :meth:`Workers.executor` gives the
 client's ``concurrent.futures`` executor, so callers submit and collect the same way everywhere.
+
+**Stopping.** Ctrl-C (SIGINT) and SIGTERM stop a command within a second or two, with no worker
+process left: local workers ignore SIGINT (a terminal sends it to the whole process group; only the
+parent decides), SIGTERM to the parent is raised as :class:`KeyboardInterrupt` while workers run, and
+on any exception the queued cells are cancelled and the workers terminated instead of
+``concurrent.futures``' default of waiting for every queued cell. Cells already finished were handed
+to the caller as they came, so a command that records them (a duel's ``--log``, a study's log)
+resumes from them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import signal
+import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -104,26 +116,45 @@ class Workers:
             raise GameError("no dask cluster was asked for (--workers N or --scheduler ADDRESS)")
         from distributed import Client, LocalCluster
 
+        already = {process.pid for process in cluster_processes()}
         cluster = None
         try:
-            if self.scheduler is not None:
-                client = Client(self.scheduler, timeout=10)
-            else:
-                with warnings.catch_warnings():  # another cluster on the default port is no news to the user
-                    warnings.filterwarnings("ignore", message="Port .* is already in use")
-                    cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-                client = Client(cluster)
+            with interrupted_by_sigterm():  # a SIGTERM while the cluster starts ends it too
+                if self.scheduler is not None:
+                    client = Client(self.scheduler, timeout=10)
+                else:
+                    with warnings.catch_warnings():  # another cluster on the default port is no news to the user
+                        warnings.filterwarnings("ignore", message="Port .* is already in use")
+                        cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=logging.ERROR)
+                    client = Client(cluster)
         except (OSError, ValueError, TimeoutError) as error:
             if cluster is not None:
                 cluster.close()
             raise GameError(f"cannot reach the dask cluster {self.scheduler or ''}: {error}") from None
+        except BaseException:
+            stop_processes(cluster_processes(already))
+            raise
         try:
-            yield client
-        finally:
-            client.close()
+            with interrupted_by_sigterm():
+                yield client
+        except BaseException:
+            # a LocalCluster's graceful close takes seconds (and its workers may have had the Ctrl-C):
+            # its processes are ended first; an existing cluster drops this run's cells as the client leaves
+            logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)  # its complaints as it is ended
             if cluster is not None:
-                cluster.close()
+                for nanny in cluster.workers.values():
+                    nanny.auto_restart = False  # the nannies (in this process) must not start new workers
+                cluster.shutdown_on_close = False  # else dask closes it again at exit, waiting up to 10 s
+            stop_processes(cluster_processes(already), wait=0.0)  # a worker's own SIGTERM handling takes seconds
+            with contextlib.suppress(Exception):  # what was ended cannot say goodbye: short waits, nothing left to lose
+                client.close(timeout=STOP_WAIT)
+                if cluster is not None:
+                    cluster.close(timeout=0.2)  # it waits for its killed workers' farewells, in vain
+            raise
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
     @contextmanager
     def executor(self) -> Iterator[Executor | None]:
@@ -133,10 +164,119 @@ class Workers:
             with self.client() as client:
                 yield client.get_executor()
         elif self.jobs > 1:
-            with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+            with local_processes(self.jobs) as pool:
                 yield pool
         else:
             yield None
+
+
+STOP_WAIT = 1.0
+"""Seconds a stopped worker (or cluster) is given to end before it is killed."""
+
+
+@contextmanager
+def local_processes(count: int) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``count`` workers that stops at once when the block ends with an
+    exception (Ctrl-C, SIGTERM, an error): queued cells are cancelled and the workers terminated,
+    none left behind. A block that ends normally waits for what it submitted, as usual."""
+    pool = ProcessPoolExecutor(max_workers=count, initializer=worker_started)
+    try:
+        with interrupted_by_sigterm():
+            with signals_held():  # each worker is born with them held, until it has set its own handlers
+                pool.submit(int)  # starts the workers now (a no-op cell)
+            yield pool
+    except BaseException:
+        stop_at_once(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def main_thread_setting(change: Callable[[], T], restore: Callable[[T], object]) -> Iterator[None]:
+    """``change()`` for the block, undone by ``restore(what it returned)`` after; nothing elsewhere
+    than in the main thread (where no signal handler can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = change()
+    try:
+        yield
+    finally:
+        restore(before)
+
+
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block ends (they are delivered then): a worker forked
+    meanwhile inherits them held, so neither reaches it before :func:`worker_started` has set its
+    handlers (else a Ctrl-C at that moment prints a worker's traceback)."""
+    return main_thread_setting(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS),
+                               lambda held: signal.pthread_sigmask(signal.SIG_SETMASK, held))
+
+
+def worker_started() -> None:
+    """In a new worker process: leave SIGINT to the parent (a terminal's Ctrl-C reaches the whole
+    process group; the parent stops the workers itself) and die by SIGTERM, as by default; then
+    let the signals held at its birth (:func:`signals_held`) through."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """Cancel what ``pool`` has queued and end its workers now (terminated, killed after
+    :data:`STOP_WAIT` seconds), rather than letting them finish every queued cell."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=STOP_WAIT)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=STOP_WAIT)
+
+
+def cluster_processes(already: Collection[int] = frozenset()) -> list[Any]:
+    """This process's descendants (``psutil.Process``) but those of ``already`` and multiprocessing's
+    resource tracker (which outlives every pool and cleans up after them)."""
+    import psutil
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker._resource_tracker, "_pid", None)
+    return [child for child in psutil.Process().children(recursive=True) if child.pid not in already
+            and child.pid != tracker]
+
+
+def stop_processes(processes: Iterable[Any], wait: float = STOP_WAIT) -> None:
+    """End ``processes`` (``psutil.Process``): terminated, killed if alive after ``wait`` seconds."""
+    import psutil
+
+    alive = []
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process.terminate()
+            alive.append(process)
+    _, still = psutil.wait_procs(alive, timeout=wait)
+    for process in still:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process.kill()
+    psutil.wait_procs(still, timeout=STOP_WAIT)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
+def interrupted_by_sigterm():
+    """While the block runs, SIGTERM raises :class:`KeyboardInterrupt` in the main thread (as Ctrl-C
+    does) instead of ending the process at once, so the workers are stopped and what is finished
+    is kept. Elsewhere than in the main thread, nothing changes."""
+    return main_thread_setting(lambda: signal.signal(signal.SIGTERM, _raise_interrupt),
+                               lambda previous: signal.signal(signal.SIGTERM, previous))
 
 
 _made_here: dict[str, Any] = {}
@@ -151,4 +291,5 @@ def made_once(key: str, make: Callable[[], T]) -> T:
     return _made_here[key]
 
 
-__all__ = ["CLUSTER_OPTIONS", "Workers", "made_once"]
+__all__ = ["CLUSTER_OPTIONS", "STOP_WAIT", "Workers", "interrupted_by_sigterm", "local_processes", "made_once",
+           "stop_at_once", "stop_processes", "worker_started"]

@@ -57,8 +57,15 @@ class ExactValues(Protocol):
         small missing tables first, telling ``progress`` how far the building is); a one-line
         :class:`GameError` where it cannot."""
 
-    def build_from(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
-        """Build (and store) what ``values`` ask for; the lines to print."""
+    def build_from(self, values: Mapping[str, Any], progress: Progress | None = None,
+                   say: Callable[[str], None] | None = None) -> list[str]:
+        """Build (and store) what ``values`` ask for; the lines to print. The plan (what will be built,
+        how much of it is stored already: ``resuming: K of N tables already stored``) goes to
+        ``say(line)`` before the work starts (:func:`announce`)."""
+
+    def damaged(self) -> list[tuple[str, str]]:
+        """Every stored file whose values fail their checksums (each read in full): ``(path, problem)``.
+        Removing them makes the next build solve them again."""
 
     def answer(self, state: State) -> dict[str, Any]:
         """The stored exact answer for ``state``: ``position``, ``value``, ``moves`` (best first, each
@@ -82,3 +89,21 @@ class StoredSet(NamedTuple):
     name: str
     folder: str
     figures: Any
+
+
+def announce(plan: list[str], say: Callable[[str], None] | None) -> list[str]:
+    """A build's plan, known before it starts: handed to ``say`` at once where there is one (the
+    command prints it before the work, so a stopped build has said what it was doing), else
+    returned to open the build's lines.
+
+    >>> announce(["Building 3 tables"], None)
+    ['Building 3 tables']
+    >>> announce(["Building 3 tables"], print)
+    Building 3 tables
+    []
+    """
+    if say is None:
+        return list(plan)
+    for line in plan:
+        say(line)
+    return []

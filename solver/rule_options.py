@@ -50,8 +50,7 @@ class RuleOption:
 
     ``kind`` is one of :data:`KINDS`: ``bool`` (true/false, yes/no, on/off, 1/0), ``int`` (within
     ``low`` .. ``high``), ``choice`` (one of ``choices``), ``file`` (a path to a data file the game
-    validates when it reads it), ``folder`` (where a study writes its several files: ``-o FOLDER``)
-    or ``text`` (free text the game checks itself, e.g. a list of dice).
+    validates when it reads it), ``folder`` (a folder the game writes its files into, made if need be) or ``text`` (free text the game checks itself, e.g. a list of dice).
     """
 
     name: str
@@ -78,10 +77,8 @@ class RuleOption:
             return f"a whole number {low}..{high}" if low or high else "a whole number"
         if self.kind == "choice":
             return ", ".join(self.choices)
-        if self.kind == "file":
-            return "a file"
-        if self.kind == "folder":
-            return "a folder"
+        if self.kind in ("file", "folder"):
+            return f"a {self.kind}"
         return "text"
 
     def parse(self, value: Any) -> Any:

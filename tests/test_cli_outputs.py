@@ -46,14 +46,25 @@ def test_study_json_gives_its_lines(tmp_path):
     assert answer["game"] == "rollforit" and answer["lines"]
 
 
-def test_progress_lines_come_every_few_seconds_with_the_time_left(capsys, monkeypatch):
-    clock = iter([0.0, 1.0, 6.0, 7.0, 12.0])
+def test_progress_lines_come_every_few_seconds_with_the_time_left_once_known(capsys, monkeypatch):
+    clock = iter([0.0, 1.0, 6.0, 7.0, 12.0, 18.0])
     monkeypatch.setattr("dicetree.cli.progress.time.monotonic", lambda: next(clock))
     report = ProgressLines("duel", every=5)
-    for done in (10, 20, 30, 40):
+    for done in (10, 20, 30, 40, 50):
         report(done, 100)
     lines = capsys.readouterr().err.splitlines()
-    assert lines == ["duel: 20/100 (20%), 6s, about 24s left", "duel: 40/100 (40%), 12s, about 18s left"]
+    assert lines == ["duel: 20/100 (20%), 6s, ETA: estimating...",  # before 10 s: not yet told
+                     "duel: 40/100 (40%), 12s, about 18s left", "duel: 50/100 (50%), 18s, about 14s left"]
+
+
+def test_a_first_estimate_far_off_is_not_told_and_later_ones_do_not_jump():
+    from dicetree.cli.progress import TimeLeft
+
+    left = TimeLeft(started=0.0)
+    assert left(1, 10_000, now=30.0) is None  # 0.01% done: "about 83h left" would be a guess
+    first = left(600, 10_000, now=60.0)  # slow cells first: 940 s
+    second = left(1_800, 10_000, now=70.0)  # then fast ones: 319 s at the rate of the whole run
+    assert first == 60.0 * 9_400 / 600 and first - 10 > second > 319
 
 
 def test_a_stopped_duel_resumes_from_its_log(tmp_path):

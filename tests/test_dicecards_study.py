@@ -45,7 +45,22 @@ def test_a_seven_card_deal_has_seven_choices_best_first_and_resumes(tmp_path, mo
         raise AssertionError("a kept cell was played again")
 
     monkeypatch.setattr(study, "play", no_more_games)
-    assert study.run(values) == lines  # resumed from the cells alone
+    resumed = study.run(values)  # from the cells alone
+    assert resumed == [f"resumed: 7 of 7 choices were read from {tmp_path / 'keep' / 'cells'}"] + lines
+
+
+def test_the_same_study_command_run_again_resumes_from_its_folder(tmp_path):
+    args = ["--deal", DEAL, "--seed", "3", "--games", "4", "--rule", "rolls=4", "--tables", str(tmp_path / "t"),
+            "-o", str(tmp_path / "keep")]
+    first = run("study", "dicecards", *args)
+    assert first.exit_code == 0, first.output
+    (tmp_path / "keep" / "cells" / "SOL-SUD-BB-BG-HOP-DBL.json").unlink()  # as if stopped before this choice
+    again = run("study", "dicecards", *args)
+    assert again.exit_code == 0, again.output
+    assert f"resumed: 6 of 7 choices were read from {tmp_path / 'keep' / 'cells'}" in again.output
+    (tmp_path / "file").write_text("")
+    refused = run("study", "dicecards", *args[:-1], str(tmp_path / "file"))
+    assert refused.exit_code == 2 and "is a file" in refused.output
 
 
 def test_every_card_not_kept_in_the_best_choice_has_no_points_there(tmp_path):

@@ -23,7 +23,7 @@ def play(*args: str, typed: str) -> str:
 
 def test_a_won_move_is_reviewed_as_best():
     out = play("rolldown", ENDGAME, typed="?\nd8xd6\n")
-    assert "1  d8xd6" in out  # the ranked list
+    assert "The engine advises" in out and "  1. d8xd6" in out  # the ranked list
     assert "Game over: A 1, B 0" in out
     assert "1. A d8xd6" in out and "best" in out and "Total loss 0.0000 over 1 moves" in out
 
@@ -50,7 +50,7 @@ def test_the_engine_thinks_as_long_as_best_by_default():
 
 def test_undo_takes_back_the_move_and_what_followed():
     out = play("rolldown", ENDGAME, typed="roll b.d6\nroll\nundo\nd8xd6\n")
-    assert "undone: back at d8:5/d6:3 a -/-" in out
+    assert "undone: back before your move roll b.d6" in out
     assert "Total loss 0.0000 over 1 moves" in out  # the undone move is not reviewed
 
 
@@ -92,3 +92,32 @@ def test_the_line_goes_back_and_forward():
 def test_the_engine_plays_exact_values():
     out = play("dicegeddon", "d4:3a/d4:3a b 20", "--seat", "A", "--exact", typed="\n\n\n\nquit\n")
     assert "(exact values)" in out and "B plays A1>1 (value 0.512" in out
+
+
+HIDDEN = "d4:1,d6:3,d8:2/d4:4,d6:2,d8:2 a 35X/589"
+"""A holds 3, 5 and the Joker; the engine (B) 5, 8 and 9, hidden from A."""
+
+
+def test_the_engines_hidden_hand_never_reaches_the_persons_screen():
+    out = play("rolldown", HIDDEN, "--depth", "1", typed="?\nhint\n3 a.d4\nroll\nroll\nroll\nundo\nmoves\nquit\n")
+    assert "undone: back before your move 3 a.d4" in out and "The engine advises" in out
+    assert "589" not in out and "/58" not in out and "/59" not in out and "/89" not in out
+    assert "position: d4:1,d6:3,d8:2/d4:4,d6:2,d8:2 a 35X/???" in out  # the notation as A sees it
+    assert "[??]×3" in out  # B's hand drawn face down
+
+
+def test_the_board_is_drawn_and_many_moves_are_counted_until_listed():
+    out = play("rollforit", "--seed", "1", "--depth", "1", typed="roll\nroll\nmoves\nquit\n")
+    assert "╭─ table" in out and "[d6 " in out  # the cards on the table, the rolled dice with their faces
+    counted = next(line for line in out.splitlines() if line.startswith("A to move: ") and " moves, e.g. " in line)
+    count = int(counted.split("A to move: ")[1].split()[0])
+    assert count > 40 and "`moves` to list them all" in counted
+    assert len(out.splitlines()) < 120  # the placements are not printed at every prompt
+    assert f"{count} moves: " in out  # listed on request
+
+
+def test_advice_losses_are_never_negative():
+    out = play("rolldown", "--example", "--depth", "1", typed="?\nquit\n")
+    ranked = [line for line in out.splitlines() if line.strip()[:3].rstrip(".").isdigit() and "loss " in line]
+    assert ranked and all(float(line.split("loss ")[1].split()[0]) >= 0 for line in ranked)
+    assert "-0.0" not in out

@@ -80,7 +80,8 @@ def test_an_unreachable_scheduler_is_one_line(tables):
 
     result = CliRunner().invoke(main, ["tablebase", "build", "rolldown", "--dice", "1", "--scheduler", "nonsense:::"])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.output.startswith("error: cannot reach the dask cluster nonsense:::")
+    plan, error = result.output.splitlines()  # the plan is said before the work starts, then the one error line
+    assert plan.startswith("Building 36 tables") and error.startswith("error: cannot reach the dask cluster nonsense:::")
 
 
 def test_tables_stored_before_endless_play_was_scored_are_solved_again_from_their_values(tmp_path, monkeypatch):

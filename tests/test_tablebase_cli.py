@@ -109,3 +109,31 @@ def test_tables_stored_one_file_each_are_refused_with_how_to_rebuild(tables):
         assert "stored one file each" in result.output and "--dice 2 --cards 1" in result.output
         assert len(result.output.strip().splitlines()) == 1
     assert "remove that folder and rebuild" in run("tablebase", "stats").output
+
+
+def test_verify_lists_every_damaged_pack_and_a_repair_build_makes_them_all_again(tables):
+    first = run("tablebase", "build", "rolldown", "--dice", "1")
+    assert first.exit_code == 0 and first.output.startswith("Building 36 tables"), first.output
+    assert "resuming" not in first.output
+    assert run("tablebase", "verify").output.splitlines()[:2] == ["dicecards: 0 damaged files",
+                                                                  "rolldown: 0 damaged files"]
+    packs = sorted(tables.rglob("*.dtp"))
+    cut, *flipped = packs[0], packs[5], packs[9]
+    cut.write_bytes(cut.read_bytes()[:-7])  # its directory is damaged: seen by any reader
+    for pack in flipped:  # a value changed: seen only by reading the values
+        data = bytearray(pack.read_bytes())
+        data[4096] ^= 0xFF
+        pack.write_bytes(bytes(data))
+    verify = run("tablebase", "verify")
+    assert verify.exit_code == 1 and "rolldown: 3 damaged files" in verify.output
+    assert all(f"  {pack}: " in verify.output for pack in (cut, *flipped))
+    stopped = run("tablebase", "build", "rolldown", "--dice", "1")
+    assert stopped.exit_code == 2 and str(cut) in stopped.output and "--repair" in stopped.output
+    repaired = run("tablebase", "build", "rolldown", "--dice", "1", "--repair")
+    assert repaired.exit_code == 0, repaired.output
+    assert sum(line.startswith("removed damaged ") for line in repaired.output.splitlines()) == 3
+    assert "resuming: 33 of 36 tables already stored" in repaired.output  # a pack a table at one die
+    again = run("tablebase", "verify", "--json")
+    assert again.exit_code == 0 and all(not game["damaged"] for game in json.loads(again.output)["games"])
+    assert run("tablebase", "build", "rolldown", "--dice", "1").output.splitlines()[1] == \
+        "resuming: 36 of 36 tables already stored"

@@ -110,8 +110,8 @@ class KeepSixStudy:
                    f"{DEAL} drawn with --seed)"),
         RuleOption("seed", "int", 1, "seed of the drawn deal and of the dice", low=0, high=2**31 - 1),
         RuleOption("games", "int", 60, "games of each choice (the same dice for every choice)", low=2, high=100_000),
-        RuleOption("output", "folder", None, "FOLDER: a folder for the tables, pictures and report (NAME/cells "
-                   "keeps each choice's games: a stopped study resumes)"),
+        RuleOption("output", "folder", None, "a folder for the tables, pictures and report (made if "
+                   "need be; FOLDER/cells keeps each choice's games: a stopped study, run again, resumes)"),
     )
 
     def __init__(self, game) -> None:
@@ -132,6 +132,7 @@ class KeepSixStudy:
             raise GameError("--output needs a NAME (a folder for the study's files)")
         game.exact_provider(values.get("tables_dir"))  # the card solutions from the store
         choices = list(itertools.combinations(deal, HAND))
+        kept = 0 if folder is None else sum(self.cell_path(folder, choice).exists() for choice in choices)
         cells = []
         for done, choice in enumerate(choices):
             if progress is not None:
@@ -141,6 +142,8 @@ class KeepSixStudy:
             progress(len(choices), len(choices), "the value of a ticket")
         report = Report(deal, cells, self.ticket_gain(cells, seed, games, folder), seed, games, game.rolls)
         lines = report.text()
+        if kept and folder is not None:
+            lines = [f"resumed: {kept} of {len(choices)} choices were read from {folder / 'cells'}"] + lines
         if folder is not None:
             lines += report.write(folder, self.command(values, deal))
         return lines
@@ -166,8 +169,7 @@ class KeepSixStudy:
         played (and kept)."""
         codes = tuple(card.code for card in choice)
         config = self.config(choice, seed, games, extra_tickets)
-        suffix = f"+t{extra_tickets}" if extra_tickets else ""
-        path = folder / "cells" / f"{'-'.join(codes)}{suffix}.json" if folder is not None else None
+        path = self.cell_path(folder, choice, extra_tickets) if folder is not None else None
         if path is not None and path.exists():
             try:
                 stored = json.loads(path.read_text())
@@ -182,6 +184,12 @@ class KeepSixStudy:
             partial.write_text(json.dumps({"config": config, **cell._asdict()}))
             partial.replace(path)  # whole or not at all: a stop mid-write leaves no half cell
         return cell
+
+    @staticmethod
+    def cell_path(folder: Path, choice: Sequence[Card], extra_tickets: int = 0) -> Path:
+        """Where one choice's games are kept in the study's folder."""
+        suffix = f"+t{extra_tickets}" if extra_tickets else ""
+        return folder / "cells" / f"{'-'.join(card.code for card in choice)}{suffix}.json"
 
     def play(self, choice: Sequence[Card], seed: int, games: int, extra_tickets: int = 0) -> Cell:
         """Play one choice ``games`` times by the approximation's policy on the study's dice."""

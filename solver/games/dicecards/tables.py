@@ -32,7 +32,7 @@ from dicetree.solver.games.dicecards.rules import record_name
 from dicetree.solver.games.dicecards.state import OVER, RECORD, DiceCardsState
 from dicetree.solver.rule_options import RuleOption, shorten
 from dicetree.solver.limits import SearchStats
-from dicetree.solver.providers import StoredSet
+from dicetree.solver.providers import StoredSet, announce
 from dicetree.solver.ranking import format_loss, rank_moves
 from dicetree.solver.search import SearchResult
 
@@ -92,8 +92,9 @@ class CardTables:
         self.loaded[card, rolls, prices] = values
         return values
 
-    def build_from(self, values: Mapping[str, Any], progress=None) -> list[str]:
-        """``dicetree tablebase build dicecards``: solve and store every card (or those of ``only``)."""
+    def build_from(self, values: Mapping[str, Any], progress=None, say=None) -> list[str]:
+        """``dicetree tablebase build dicecards``: solve and store every card (or those of ``only``); the
+        plan goes to ``say(line)`` before the work where ``say`` is given, else first in the lines."""
         library = self.game.library
         only = values.get("only")
         codes = [code.strip() for code in only.split(",")] if only else list(library.by_code)
@@ -101,7 +102,11 @@ class CardTables:
         if unknown:
             raise GameError(f"unknown card '{shorten(unknown[0])}' (the cards: {library.codes()})")
         model = self.game.approximation
-        lines = [f"Solving {len(codes)} cards alone over {self.game.rolls} rolls into {self.store.root}"]
+        plan = [f"Solving {len(codes)} cards alone over {self.game.rolls} rolls into {self.store.root}"]
+        stored = sum(self.store.has(STORE_NAME, signature(library[code], model.rolls, model.prices)) for code in codes)
+        if stored:
+            plan.append(f"resuming: {stored} of {len(codes)} tables already stored")
+        lines = announce(plan, say)
         for done, code in enumerate(codes):
             if progress is not None:
                 progress(done, len(codes), code)
@@ -117,6 +122,10 @@ class CardTables:
         if not self.store.list(STORE_NAME):
             return []
         return [StoredSet(STORE_NAME, str(self.store.root / STORE_NAME), self.store.stats(STORE_NAME))]
+
+    def damaged(self) -> list[tuple[str, str]]:
+        """Every stored card solution that fails its checksum (all read): ``(path, problem)``."""
+        return self.store.check(STORE_NAME)
 
     def stats(self) -> list[str]:
         """What is stored (``tablebase stats``)."""

@@ -64,7 +64,7 @@ from dicetree.solver.games.rolldown.tables import (
 )
 from dicetree.solver.limits import SearchStats
 from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
-from dicetree.solver.providers import Progress, StoredSet
+from dicetree.solver.providers import Progress, StoredSet, announce
 from dicetree.solver.ranking import format_loss, rank_moves
 from dicetree.solver.rule_options import RuleOption
 from dicetree.solver.search import SearchResult
@@ -316,8 +316,10 @@ class Tablebase:
         *CLUSTER_OPTIONS,  # a cluster's workers must see the same table folder
     )
 
-    def build_from(self, values, progress: Progress | None = None) -> list[str]:
-        """``dicetree tablebase build rolldown``: every table up to ``dice`` dice a side and ``cards`` a hand."""
+    def build_from(self, values, progress: Progress | None = None, say=None) -> list[str]:
+        """``dicetree tablebase build rolldown``: every table up to ``dice`` dice a side and ``cards`` a
+        hand. The plan (and, on a rerun, how much is stored already) goes to ``say(line)`` before the
+        work starts where ``say`` is given, else first in the lines returned."""
         dice, cards = values.get("dice"), int(values.get("cards") or 0)
         if dice is None:
             raise GameError("a RolldownBeta table build needs --dice N (at most N dice a side)")
@@ -325,9 +327,14 @@ class Tablebase:
         limit = int(values.get("max_positions") or 2_000_000_000)
         if estimate.positions > limit:
             raise GameError(f"that build is {estimate}: more than --max-positions {limit:,}")
-        lines = [f"Building {estimate.signatures:,} tables, {estimate.positions:,} positions "
-                 f"({estimate.stored_bytes / 2**30:.2f} GiB stored at 32 bits; a working set of about "
-                 f"{estimate.working_bytes / 2**30:.2f} GiB) into {self.store.root}"]
+        plan = [f"Building {estimate.signatures:,} tables, {estimate.positions:,} positions "
+                f"({estimate.stored_bytes / 2**30:.2f} GiB stored at 32 bits; a working set of about "
+                f"{estimate.working_bytes / 2**30:.2f} GiB) into {self.store.root}"]
+        self._check_layout()
+        stored = sum(self.has(sig) for sig in wanted_signatures(int(dice), cards))
+        if stored:
+            plan.append(f"resuming: {stored:,} of {estimate.signatures:,} tables already stored")
+        lines = announce(plan, say)
         report = None
         if progress is not None:
             def report(done: int, total: int, batch) -> None:
@@ -348,6 +355,10 @@ class Tablebase:
                          + (f"; {len(stats.batches) - len(checked):,} batches on the lean path not checked"
                             if len(checked) < len(stats.batches) else ""))
         return lines
+
+    def damaged(self) -> list[tuple[str, str]]:
+        """Every stored pack whose values do not match their checksums (all read): ``(path, problem)``."""
+        return self.packs.check(self.game_name)
 
     def answer(self, state: RolldownState) -> dict:
         """The stored exact value of ``state`` and of every move (``tablebase probe``)."""
