@@ -2,13 +2,14 @@
 
 :func:`advise` runs the same analysis as ``dicetree best``: :func:`dicetree.solver.analysis.analyse` where
 players take turns (stored exact values probed where the game has them), the
-:class:`~dicetree.solver.simultaneous.SimultaneousSearcher` where they choose at once. Its answer's
-``to_json()`` is what ``best --json`` prints. :func:`choices_of` reads one player's ranked
-options from either answer, for an engine seat or a review of a person's moves.
+:class:`~dicetree.solver.simultaneous.SimultaneousSearcher` where they choose at once.
+:func:`advice_json` is what ``best --json`` prints and the explorer serves. :func:`choices_of`
+reads one player's ranked options from either answer, for an engine seat or a review of a person's
+moves. (Below, the search's own evaluation: stored tables, wherever some are, would make the values exact.)
 
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
-    >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1)
+    >>> answer = advise(game, game.parse("d8:5/d6:3 a -/-"), depth=1, use_tables=False)
     >>> [(m.name, round(m.value, 3)) for m in choices_of(answer, 0)]
     [('d8xd6', 1.0), ('roll b.d6', 0.587), ('roll a.d8', 0.543)]
     >>> game = load_game("dicegeddon")
