@@ -5,12 +5,18 @@
 give (``solver.game``), a second copy of the module with classes of its own, so the ``dicetree``
 test path is collected here instead: the root and each module of its subpackages, imported by
 their ``dicetree`` names (``tests/test_packaging.py`` checks that each is collected once).
+
+The tests' numba cache (RolldownBeta's compiled search) is a temporary folder, never the user's cache:
+one shared by test runs, so that only the first run compiles. The suite searches in Python unless a test
+asks for the compiled search (``Searcher(compiled=True)``: tests/test_rolldown_compiled.py).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +25,9 @@ import pytest
 from _pytest.doctest import DoctestModule
 
 IMPORT_ROOT = Path(__file__).resolve().parent / "dicetree"
+
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "dicetree-tests-numba"))
+os.environ.setdefault("DICETREE_SEARCH", "python")
 
 
 def import_root_modules() -> Iterator[ModuleType]:

@@ -3,7 +3,8 @@
 Random positions of ``--dice`` dice a side (each side's dice drawn from the six kinds, faces
 uniform, the mover drawn too; nobody on a first turn), optionally with one card in the mover's
 hand (``--mover-cards 1``: one of the 27 physical cards, uniformly), are searched to each
-``--depths`` with the endgame tables switched off (no oracle: every leaf is the evaluation's), once
+``--depths`` with the endgame tables switched off (no oracle: every leaf is the evaluation's; with
+``--probe-below``, probing the tables of fewer dice a side than the positions have, as ``best`` does), once
 per evaluation (``--rule evaluation=...``), and the chosen move is looked up in the exact move
 values of the tables: it is *exact* when its exact value is the best one (to 1e-9), and its *loss*
 is the best exact value less its own, in win probability. The tables each position needs are built
@@ -12,7 +13,8 @@ into ``--tables`` first (3 dice without cards: ``dicetree tablebase build rolldo
 of it stored before endless play was scored as a draw solved again). With 4 dice or more (or
 ``--stored-only``) positions are drawn only from the tables stored (a folder still being built:
 redrawn until one is), and nothing is built. ``--model NAME=PATH`` adds an evaluation ``NAME``: the
-fitted model of another data file (``research/rolldown_evaluation_fit.py --model-out``).
+fitted model of another data file (``research/rolldown_evaluation_fit.py --model-out``), or the value
+network of one (``research/rolldown_network_train.py --out``).
 
 Two kinds of evaluation measure what accuracy a leaf evaluation needs: their leaves are exact
 values from the tables (:class:`dicetree.solver.games.rolldown.exact_leaves.ExactLeaves`) with an
@@ -61,6 +63,8 @@ from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import DECK_COPIES, DIE_SIDES
 from dicetree.solver.games.rolldown.exact_leaves import ExactLeaves
 from dicetree.solver.games.rolldown.fitted import load_model
+from dicetree.solver.games.rolldown.network import FORMAT as NETWORK_FORMAT
+from dicetree.solver.games.rolldown.network import load_network
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
 from dicetree.solver.results import mean_and_spread, wilson_interval
@@ -122,7 +126,7 @@ def exact_leaves(name: str, tablebase: Tablebase, models: dict[str, str]) -> Exa
         return ExactLeaves(tablebase, noise=float(sigma), seed=int(seed or 1))
     if kind == "oracle-mix":
         share, _, model = spec.partition(":")
-        return ExactLeaves(tablebase, mix=float(share), model=load_model(models[model]).estimate if model else None)
+        return ExactLeaves(tablebase, mix=float(share), model=model_estimate(models[model]) if model else None)
     return None
 
 
@@ -132,8 +136,15 @@ def evaluation_game(name: str, models: dict[str, str], leaves: ExactLeaves | Non
     if leaves is not None:
         return Rolldown(estimate=leaves.estimate)
     if name in models:
-        return Rolldown(estimate=load_model(models[name]).estimate)
+        return Rolldown(estimate=model_estimate(models[name]))
     return Rolldown(evaluation=name)
+
+
+def model_estimate(path: str):
+    """The estimate of the data file at ``path``: a value network's, or a fitted model's."""
+    if json.loads(Path(path).read_text()).get("format") == NETWORK_FORMAT:
+        return load_network(path).estimate
+    return load_model(path).estimate
 
 
 def measure(game: Rolldown, searcher: Searcher, state: RolldownState, exact: dict, depth: int,
@@ -212,11 +223,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tables", default=None, help="table folder (default: $DICETREE_TABLES, else the cache)")
     parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
-                        help="an evaluation NAME (for --evaluations) from the fitted model's data file at PATH")
+                        help="an evaluation NAME (for --evaluations) from the fitted model's or value network's data file at PATH")
     parser.add_argument("--stored-only", action="store_true", help="draw only positions whose table is stored "
                         "(for a folder being built; the default with 4 dice or more)")
     parser.add_argument("--pairs", choices=("all", "first"), default="all", help="side-by-side rows for every "
                         "two evaluations, or only the first against each other one")
+    parser.add_argument("--probe-below", action="store_true", help="the searches probe the tables of fewer dice "
+                        "a side than the positions have (as `best` does; default: no tables in the search)")
     parser.add_argument("--quick", action="store_true", help="print only: no results files, no checkpoint")
     parser.add_argument("--output", default=None)
     args = parser.parse_args(argv)
@@ -237,6 +250,11 @@ def main(argv=None) -> None:
     leaves = {name: exact_leaves(name, tablebase, models) for name in evaluations}
     games = {name: evaluation_game(name, models, leaves[name]) for name in evaluations}
     searchers = {(name, depth): Searcher(game, cache_slots=2**18) for name, game in games.items() for depth in depths}
+    if args.probe_below:
+        from rolldown_tables_effect import SmallerTables  # here: that benchmark imports this one
+
+        for searcher in searchers.values():
+            searcher.oracle = SmallerTables(tablebase, args.dice - 1)
     outcomes: dict[tuple[str, int], list[Outcome]] = {key: [] for key in searchers}
     with (open(partial, "a") if not args.quick else open("/dev/null", "w")) as checkpoint:
         for k, state in enumerate(states):
@@ -265,14 +283,16 @@ def main(argv=None) -> None:
     command = (f"`.venv/bin/python benchmarks/rolldown_evaluation.py --positions {args.positions} --dice {args.dice} "
                f"--mover-cards {args.mover_cards} --depths {args.depths} --evaluations {args.evaluations} "
                f"--seed {args.seed}" + "".join(f" --model {item}" for item in args.model)
-               + (" --stored-only" if args.stored_only else "")
+               + (" --stored-only" if args.stored_only else "") + (" --probe-below" if args.probe_below else "")
                + (f" --pairs {args.pairs}" if args.pairs != "all" else "") + "`")
     lines = [f"# RolldownBeta: the search's best move against exact values, {args.dice} dice a side{cards}", "",
-             f"{command} ({time.perf_counter() - started:.0f} s, tables off in the search, exact move values "
+             f"{command} ({time.perf_counter() - started:.0f} s, "
+             + (f"the search probing the tables of at most {args.dice - 1} dice a side" if args.probe_below
+                else "tables off in the search") + ", exact move values "
              "from the endgame tables). Loss: the exact best move's winning chance less the chosen move's."
              + (f" Positions drawn only from the {stored} tables of {args.dice} dice a side without cards stored "
                 "(the rest redrawn)." if stored is not None else "")
-             + "".join(f" `{name}`: the fitted model in `{path}`." for name, path in models.items()), "",
+             + "".join(f" `{name}`: the model in `{path}`." for name, path in models.items()), "",
              "| evaluation | depth | positions | exact best move | 95% interval | mean loss | 95% interval | "
              "worst loss | mean abs value error | mean abs leaf error | s / search | nodes / search |",
              "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|"]

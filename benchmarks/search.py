@@ -144,7 +144,8 @@ class _CountingGame:
 
 def run_searcher(game, state, depth: int, star2: bool, use_cache: bool) -> Run:
     gc.collect()
-    searcher = Searcher(game, star2=star2, use_cache=use_cache)
+    # The Python search's configurations (the compiled one has its own benchmark: rolldown_compiled.py)
+    searcher = Searcher(game, star2=star2, use_cache=use_cache, compiled=False)
     cumulative: list[int] = []
     wall0, cpu0 = time.perf_counter(), time.process_time()
     result = searcher.search(state, depth=depth, on_iteration=lambda r: cumulative.append(r.stats.nodes))

@@ -103,6 +103,7 @@ import numpy as np
 from dicetree.solver.game import GameError
 
 __all__ = [
+    "cache_home",
     "ENV_VAR",
     "FORMAT_VERSION",
     "MAGIC",
@@ -207,9 +208,15 @@ def default_root() -> Path:
     override = os.environ.get(ENV_VAR, "").strip()
     if override:
         return Path(override).expanduser()
+    return cache_home() / "tables"
+
+
+def cache_home() -> Path:
+    """dicetree's folder in the user's cache: ``$XDG_CACHE_HOME/dicetree`` where ``XDG_CACHE_HOME`` is an
+    absolute path, else ``~/.cache/dicetree`` (tables, and numba's compiled code, live under it)."""
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "dicetree" / "tables"
+    return base / "dicetree"
 
 
 def _check_name(kind: str, name: Any) -> str:

@@ -19,6 +19,7 @@ import click
 from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, example_option, game_argument,
                                   position_or_example, rule_option, tables_option)
 from dicetree.solver.game import GameError
+from dicetree.solver.multiplayer import SEARCH_HELP, SEARCHES
 from dicetree.solver.ranking import loss_text
 
 INTERRUPTED = 130
@@ -51,10 +52,13 @@ INTERRUPTED = 130
 @click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True, metavar="N",
               help="--exact without endgame tables: refuse positions with more reachable states.")
 @click.option("--no-tables", is_flag=True, help="Do not probe stored exact values (endgame tables) during the search.")
+@click.option("--search", "search", type=click.Choice(SEARCHES), metavar="|".join(SEARCHES),
+              help=SEARCH_HELP[:1].upper() + SEARCH_HELP[1:] + "; with 1 or 2 players both are the same search. "
+                   "Where players choose at once, 3+ players are searched by the paranoid reduction only.")
 @tables_option
 @rule_option
 def best(game_name, position, depth, time_limit, top, with_lines, as_json, example, hands_exact, hand_samples, seed,
-         no_star2, no_cache, exact, max_states, no_tables, tables_dir, rules) -> None:
+         no_star2, no_cache, exact, max_states, no_tables, search, tables_dir, rules) -> None:
     """Rank every legal move of POSITION for GAME, best first, with its value and loss.
 
     Where players choose at once, each player's choices are ranked with their optimal mixed
@@ -69,6 +73,9 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
     game, state = position_or_example(game_name, rules, position, example)
     depth, time_limit = default_limits(game, depth, time_limit)
     if has_simultaneous_moves(game):
+        if search == "maxn" and game.num_players > 2:
+            raise GameError(f"in {game.game_type.long_name} players choose at once: max^n is for games whose players "
+                            "take turns (simultaneous choices of 3+ players are searched by the paranoid reduction)")
         if exact:
             raise GameError(f"--exact is not available for {game.game_type.long_name}: its simultaneous choices are "
                             "searched to a depth (use --depth or --time)")
@@ -76,17 +83,18 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
         return
     _best_turns(game, state, depth=depth, time_limit=time_limit, top=top, with_lines=with_lines, as_json=as_json,
                 hands_exact=hands_exact, hand_samples=hand_samples, seed=seed, star2=not no_star2,
-                use_cache=not no_cache, exact=exact, max_states=max_states, no_tables=no_tables, tables_dir=tables_dir)
+                use_cache=not no_cache, exact=exact, max_states=max_states, no_tables=no_tables, tables_dir=tables_dir,
+                search=search)
 
 
 def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, hands_exact, hand_samples, seed, star2,
-                use_cache, exact, max_states, no_tables, tables_dir) -> None:
+                use_cache, exact, max_states, no_tables, tables_dir, search) -> None:
     """Games whose players take turns: the search (or the exact values) averaged over hidden hands."""
     from dicetree.solver.advice import advice_json, turn_engine, with_exact_reach
     from dicetree.solver.analysis import Analysis, analyse
 
     engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=not no_tables, exact=exact,
-                         max_states=max_states, star2=star2, use_cache=use_cache)
+                         max_states=max_states, star2=star2, use_cache=use_cache, search=search)
     searcher, exact_answer, tables = engine
     completed: list[Analysis] = []
 
@@ -171,6 +179,7 @@ def format_analysis(analysis, top: int | None = None, with_lines: bool = False) 
                      f"({stats.cache_hit_rate:.1%} of probes), {stats.elapsed:.2f} s, {stats.nodes_per_second:,.0f} nodes/s")
     if stats.table_probes and stats.nodes:
         lines.append(f"          endgame tables: {stats.table_hits:,} hits in {stats.table_probes:,} probes")
+    lines += [f"Assumed   {assumption}" for assumption in analysis.assumptions]
     if analysis.exact_within_reach:
         lines.append(f"Exact     not computed (the value above is depth-limited); {analysis.exact_within_reach}")
     listed = analysis.moves[:top]

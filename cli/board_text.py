@@ -39,7 +39,8 @@ def piece_markup(piece: Piece) -> str:
         if piece.face_down:
             text = "[??]" + (f"×{piece.count}" if piece.count != 1 else "")
         else:
-            text = f"[{piece.text}]" + (f" ({'; '.join(piece.lines)})" if piece.lines else "")
+            printed = " " + "".join(str(die.face) for die in piece.dice) if piece.dice else ""  # its dice images
+            text = f"[{piece.text}{printed}]" + (f" ({'; '.join(piece.lines)})" if piece.lines else "")
     else:
         assert isinstance(piece, Counter)
         text = f"{piece.label} {piece.value}"

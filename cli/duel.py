@@ -11,6 +11,7 @@ Usage::
     dicetree duel dicefights --a solver:depth=1 --b greedy --games 100 --seed 1
     dicetree duel dicefights --a greedy --b attack --c random --d buy-dice --games 80 --rule players=4
     dicetree duel rollforit --players 8 --a solver:depth=1 --b human --games 8
+    dicetree duel rollforit --players 4 --a solver:depth=2,search=maxn --b solver:depth=2,search=paranoid --games 16
     dicetree duel dicefights --a solver:depth=1 --b greedy --games 400 --workers 4
     dicetree duel rolldown --a fitted:depth=2 --b heuristic:depth=2 --games 2000 --scheduler tcp://10.0.0.5:8786
 """
@@ -28,6 +29,7 @@ from dicetree.solver.game import GameError
 from dicetree.solver.json_contracts import versioned
 from dicetree.solver.rule_options import split_rule
 from dicetree.solver.match import Duel, Match
+from dicetree.solver.multiplayer import DEFAULT_SEARCH, SEARCHES
 from dicetree.solver.parallel import Workers
 from dicetree.solver.results import MatchLog, format_duel, format_match
 from dicetree.solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
@@ -35,7 +37,9 @@ from dicetree.solver.strategies import SIMULTANEOUS_KINDS, TURN_KINDS
 _BUILT_IN = (
     f"{', '.join(kind.usage() for kind in TURN_KINDS)} where players take turns; "
     f"{', '.join(kind.usage() for kind in SIMULTANEOUS_KINDS)} where they choose at once; a game may offer "
-    "more (an unknown name lists the game's). Each strategy sees its own player's view; where the game hides "
+    "more (an unknown name lists the game's). With 3+ players taking turns, solver and exact take "
+    f"search={'|'.join(SEARCHES)} (default {DEFAULT_SEARCH}). Each strategy sees its own "
+    "player's view; where the game hides "
     "cards the searches average over hands=N possible hands (default 16), and ',all-seeing' lets one see them"
 )
 

@@ -17,4 +17,7 @@ def notation(game_name: str, rules: tuple[str, ...]) -> None:
     Example:
       dicetree notation rolldown
     """
-    click.echo(load_with_rules(game_name, rules).notation_help())
+    game = load_with_rules(game_name, rules)
+    click.echo(game.notation_help())
+    for assumption in game.assumptions():
+        click.echo(f"Note: {assumption}")

@@ -108,8 +108,12 @@ def writable_folder(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
-    """The game with its ``--rule NAME=VALUE`` options, each checked against its declarations."""
-    return load_game(game_name, **dict(split_rule(text) for text in rules))
+    """The game with its ``--rule NAME=VALUE`` options, each checked against its declarations; what
+    the configured game warns of (:meth:`~dicetree.solver.game.Game.warnings`) goes to stderr."""
+    game = load_game(game_name, **dict(split_rule(text) for text in rules))
+    for warning in game.warnings():
+        click.echo(f"warning: {warning}", err=True)
+    return game
 
 
 PLAYERS_RULE = "players"

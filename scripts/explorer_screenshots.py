@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python scripts/explorer_screenshots.py              # results/explorer/GAME.png
     .venv/bin/python scripts/explorer_screenshots.py -o /tmp/shots --depth 1
+    .venv/bin/python scripts/explorer_screenshots.py --game rollforit    # one game's page
 
 It starts ``dicetree explore`` on a free local port, opens each game's example in headless
 Chromium (Debian's ``chromium`` and ``chromedriver`` through Selenium: nothing is downloaded),
@@ -140,6 +141,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "results" / "explorer")
     parser.add_argument("--depth", type=int, default=1, help="the tree's depth")
+    parser.add_argument("--game", action="append", dest="games", metavar="GAME",
+                        help="only this game (repeatable; default: every registered game)")
     args = parser.parse_args()
     reason = browser_missing()
     if reason:
@@ -153,7 +156,7 @@ def main() -> None:
                   for game in json.loads(urllib.request.urlopen(address + "api/games", timeout=WAIT).read())}
         driver = chromium()
         try:
-            for game in game_names():
+            for game in args.games or game_names():
                 path = screenshot(driver, address, game, args.output, args.depth, hidden[game])
                 print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}  {path.stat().st_size / 1024:.0f} KB")
         finally:

@@ -27,8 +27,10 @@ from typing import NamedTuple
 
 from dicetree.solver.analysis import Analysis, analyse, exact_within_reach, simultaneous_json, solved_exactly
 from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.multiplayer import turn_searcher
 from dicetree.solver.providers import ExactValues
 from dicetree.solver.ranking import MoveValue
+from dicetree.solver.maxn import MaxnSearcher
 from dicetree.solver.search import Searcher, SearchResult
 from dicetree.solver.simultaneous import SimultaneousResult, SimultaneousSearcher, has_simultaneous_moves
 
@@ -37,12 +39,14 @@ Advice = Analysis | SimultaneousResult
 
 def advise(game: Game, state: State, *, depth: int | None = None, time_limit: float | None = None,
            seed: int = 0, tables_dir: str | None = None, use_tables: bool = True, exact: bool = False,
-           max_states: int = 2_000_000, on_iteration: Callable[[object], None] | None = None) -> Advice:
+           max_states: int = 2_000_000, on_iteration: Callable[[object], None] | None = None,
+           search: str | None = None) -> Advice:
     """Every legal move (or each player's choices) of ``state`` ranked, searched ``depth`` decisions
     deep or for ``time_limit`` seconds (with neither: the searcher's default depth); ``on_iteration``
     is given the answer of each completed depth (it has ``depth`` and ``stats``). With ``exact``,
     exact values as ``best --exact`` gives them: from the game's stored exact values where it has
-    them, else by solving the whole state graph (one line of error beyond ``max_states`` states)."""
+    them, else by solving the whole state graph (one line of error beyond ``max_states`` states).
+    ``search`` picks max^n or paranoid for three or more players (:mod:`dicetree.solver.multiplayer`)."""
     if has_simultaneous_moves(game):
         if exact:
             raise GameError(f"exact values are not available for {game.game_type.long_name}: its simultaneous "
@@ -50,7 +54,7 @@ def advise(game: Game, state: State, *, depth: int | None = None, time_limit: fl
         return SimultaneousSearcher(game, seed=seed).search(state, depth=depth, time_limit=time_limit,
                                                             on_iteration=on_iteration)
     engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=use_tables, exact=exact,
-                         max_states=max_states)
+                         max_states=max_states, search=search)
     answer = analyse(game, state, depth=depth, time_limit=time_limit, searcher=engine.searcher, seed=seed,
                      on_answer=on_iteration, exact=engine.exact)
     return with_exact_reach(answer, game, state, engine.tables)
@@ -79,23 +83,24 @@ class TurnEngine(NamedTuple):
     exact values where it has them), the exact answer of a concrete position where exact values were
     asked for (else None), and the stored exact values themselves (None where the game has none)."""
 
-    searcher: Searcher
+    searcher: Searcher | MaxnSearcher
     exact: Callable[[State], SearchResult] | None
     tables: ExactValues | None
 
 
 def turn_engine(game: Game, *, seed: int = 0, tables_dir: str | None = None, use_tables: bool = True,
                 exact: bool = False, max_states: int = 2_000_000, star2: bool = True,
-                use_cache: bool = True) -> TurnEngine:
+                use_cache: bool = True, search: str | None = None) -> TurnEngine:
     """The :class:`TurnEngine` of ``best`` and of every caller that answers as ``best`` does. With
     ``exact``: the stored exact values (one line if the game has them but they are missing), else the
-    whole state graph solved (refused beyond ``max_states`` states)."""
+    whole state graph solved (refused beyond ``max_states`` states). ``search``: max^n or paranoid
+    for three or more players (None: :data:`dicetree.solver.multiplayer.DEFAULT_SEARCH`)."""
     tables = game.exact_provider(tables_dir, required=exact) if use_tables or exact else None
     exact_answer = None
     if exact:
         exact_answer = tables.exact_result if tables is not None else partial(solved_exactly, game, max_states=max_states)
     oracle = tables.oracle() if tables is not None else None
-    searcher = Searcher(game, star2=star2, use_cache=use_cache, seed=seed, oracle=oracle)
+    searcher = turn_searcher(game, search, star2=star2, use_cache=use_cache, seed=seed, oracle=oracle)
     return TurnEngine(searcher, exact_answer, tables)
 
 

@@ -23,12 +23,14 @@ from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Action, Deals, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
-from dicetree.solver.paranoid import meaning as paranoid_meaning
+from dicetree.solver.multiplayer import meaning as search_meaning
+from dicetree.solver.multiplayer import turn_searcher
 from dicetree.solver.ranking import MoveValue, loss_text, rank_moves
 from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
     from dicetree.solver.simultaneous import SimultaneousResult
+    from dicetree.solver.maxn import MaxnSearcher
 
 
 SCHEMA = "dicetree.best/1"
@@ -79,6 +81,8 @@ BEST_JSON_SCHEMA: dict = {
                               "description": "how far the values may be off where they are estimates (0: exact to rounding)"},
         "interrupted": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
+        "assumptions": {"type": "array", "items": {"type": "string"},
+                        "description": "what the game's data assumes that its rule text does not say"},
         "nodes": {"type": "integer"},
         "cache_hits": {"type": "integer"},
         "cache_probes": {"type": "integer"},
@@ -142,6 +146,8 @@ class Analysis:
     lines: dict[str, list[str]] | None = None
     exact_within_reach: str = ""
     interrupted: bool = False
+    assumptions: tuple[str, ...] = ()
+    """What the game's data assumes (:meth:`~dicetree.solver.game.Game.assumptions`): said in the header."""
     uncertainty: float = 0.0  # how far the values may be off, where they are estimates (Game.value_uncertainty)
 
     @property
@@ -188,6 +194,7 @@ class Analysis:
             "hidden_information": self.hidden,
             "interrupted": self.interrupted,
             "notes": self.notes,
+            "assumptions": list(self.assumptions),
             "nodes": stats.nodes,
             "cache_hits": stats.cache_hits,
             "cache_probes": stats.cache_probes,
@@ -262,7 +269,7 @@ def analyse(
     *,
     depth: int | None = None,
     time_limit: float | None = None,
-    searcher: Searcher | None = None,
+    searcher: Searcher | MaxnSearcher | None = None,
     hands_exact: int = 100,
     hand_samples: int = 64,
     seed: int = 0,
@@ -283,11 +290,14 @@ def analyse(
     if player < 0:
         raise GameError("no player decides at this position (it is a chance node or the game is over)")
     deals = game.determinize(state, max_exact=hands_exact, samples=hand_samples, seed=seed)
-    searcher = searcher or Searcher(game, seed=seed)
+    searcher = searcher or turn_searcher(game, seed=seed)
+    kind = getattr(searcher, "search_kind", None)
+    if exact is None and isinstance(searcher, Searcher):  # a compiled search compiles (or loads) before the clock starts
+        searcher.compiled_for(deals.states[0])
     started = time.perf_counter()
 
     def answer(results: list[SearchResult]) -> Analysis:
-        return _combine(game, state, player, deals, results, started)
+        return _combine(game, state, player, deals, results, started, kind)
 
     def report(results: list[SearchResult]) -> Analysis:
         combined = answer(results)
@@ -326,7 +336,7 @@ def _said(game: Game, state: State, answer: Analysis, time_limit: float | None, 
     return replace(answer, notes=notes, uncertainty=uncertainty)
 
 
-def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: float | None, lines: bool,
+def _deepen_together(searcher: Searcher | MaxnSearcher, states, depth: int | None, time_limit: float | None, lines: bool,
                      started: float, report: Callable[[list[SearchResult]], Analysis]) -> Analysis:
     """Iterative deepening over several concrete positions at once: depth d of every one of them
     before depth d + 1 of any; within ``time_limit`` the last depth all of them completed counts
@@ -363,7 +373,8 @@ def _deepen_together(searcher: Searcher, states, depth: int | None, time_limit: 
     return completed
 
 
-def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float) -> Analysis:
+def _combine(game: Game, state: State, player: int, deals, results: list[SearchResult], started: float,
+             search: str | None = None) -> Analysis:
     """One answer from the searches of every concrete position (their moves' values averaged)."""
     moves = _average_moves(results, deals.weights)
     heaviest = max(range(len(results)), key=lambda i: deals.weights[i])
@@ -387,20 +398,13 @@ def _combine(game: Game, state: State, player: int, deals, results: list[SearchR
         stats=replace(sum((r.stats for r in results), SearchStats()), elapsed=time.perf_counter() - started),
         pv=results[heaviest].pv,
         method=method,
-        value_meaning=_meaning(game),
+        value_meaning=search_meaning(game, search),
         exact=all(r.exact for r in results),
         hidden=deals.description,
         notes=sorted(notes),
         lines=results[heaviest].lines,
+        assumptions=game.assumptions(),
     )
-
-
-def _meaning(game: Game) -> str:
-    """What the searched values mean: the game's own meaning, and with three or more players the
-    reduction the search used."""
-    if game.num_players <= 2:
-        return game.describe_value()
-    return f"{game.describe_value()}; {paranoid_meaning(game)}"
 
 
 def _average_moves(results: list[SearchResult], weights: tuple[float, ...]) -> list[MoveValue]:

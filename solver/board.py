@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import Any
 
@@ -46,7 +46,9 @@ class Die:
 @dataclass(frozen=True)
 class Card:
     """A card: face up with its ``text`` (a rank, a code) and ``lines`` below it (what is marked on
-    it, its points), or ``face_down`` (a hidden card: ``count`` of them drawn as one stack)."""
+    it, its points), or ``face_down`` (a hidden card: ``count`` of them drawn as one stack).
+    ``dice`` are dice printed on its face (the images to match), drawn as dice are, small, under
+    its text."""
 
     text: str
     lines: tuple[str, ...] = ()
@@ -54,6 +56,7 @@ class Card:
     count: int = 1
     dim: bool = False
     highlight: bool = False
+    dice: tuple[Die, ...] = field(default=(), repr=False)  # repr: a card's short form stays as it was
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
         4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
         6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
 """A six-sided die's pips, as offsets from its centre in units of a third of its face."""
+CARD_DIE, CARD_DICE_ROW = 15, 3
+"""A die printed on a card: its box in pixels, and how many make a row."""
 
 
 def _text(x: float, y: float, text: str, size: float = 11, fill: str = INK, anchor: str = "middle",
@@ -143,23 +148,32 @@ def _outline(sides: int, cx: float, cy: float, r: float) -> str:
     return '<polygon points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in points) + '"'
 
 
-def _die(die: Die, x: float, y: float) -> tuple[str, float]:
-    """A die at (x, y), its caption below; its SVG and width."""
+def _die_face(die: Die, cx: float, cy: float, r: float) -> list[str]:
+    """A die's body centred at (cx, cy) with half-size ``r``: its outline, and its pips (a d6) or its
+    face as text; the same drawing for a die in play and one printed on a card."""
     fill, ink = COLOURS.get(die.colour, (die.colour or "#fff", INK))
-    cx, cy, r = x + DIE / 2, y + DIE / 2, DIE / 2 - 3
     stroke = "#e0785a" if die.highlight else INK
     dash = ' stroke-dasharray="4 3"' if die.highlight or die.face is None else ""
-    faded = ' opacity="0.35"' if die.dim else ""
-    parts = [f'<g class="die d{die.sides}"{faded}>',
-             f'{_outline(die.sides, cx, cy, r)} fill="{fill}" stroke="{stroke}" stroke-width="1.6"{dash}/>']
+    scale = r / (DIE / 2 - 3)  # 1 for a die in play
+    parts = [f'{_outline(die.sides, cx, cy, r)} fill="{fill}" stroke="{stroke}" stroke-width="{1.6 * max(scale, 0.6):.2g}"'
+             f'{dash}/>']
     if isinstance(die.face, int) and die.sides == 6 and 1 <= die.face <= 6:
         unit = r / 2.2
-        parts += [f'<circle cx="{cx + dx * unit:.1f}" cy="{cy + dy * unit:.1f}" r="3" fill="{ink}"/>'
-                  for dx, dy in PIPS[die.face]]
+        parts += [f'<circle cx="{cx + dx * unit:.1f}" cy="{cy + dy * unit:.1f}" r="{3 * max(scale, 0.45):.2g}" '
+                  f'fill="{ink}"/>' for dx, dy in PIPS[die.face]]
     else:
         shown = "?" if die.face is None else str(die.face)
-        size = 15 if len(shown) <= 2 else 11
-        parts.append(_text(cx, cy + size / 2.8 + (3 if die.sides == 4 else 0), shown, size, ink, weight="bold"))
+        size = (15 if len(shown) <= 2 else 11) * scale
+        parts.append(_text(cx, cy + size / 2.8 + (3 * scale if die.sides == 4 else 0), shown, size, ink,
+                           weight="bold"))
+    return parts
+
+
+def _die(die: Die, x: float, y: float) -> tuple[str, float]:
+    """A die at (x, y), its caption below; its SVG and width."""
+    cx, cy, r = x + DIE / 2, y + DIE / 2, DIE / 2 - 3
+    faded = ' opacity="0.35"' if die.dim else ""
+    parts = [f'<g class="die d{die.sides}"{faded}>', *_die_face(die, cx, cy, r)]
     caption = f"d{die.sides}" + (f" · {die.note}" if die.note else "")
     parts.append(_text(cx, y + DIE + CAPTION - 2, caption, 9, MUTED))
     parts.append(f"<title>d{die.sides}: {escape(str('not rolled' if die.face is None else die.face))}"
@@ -167,10 +181,35 @@ def _die(die: Die, x: float, y: float) -> tuple[str, float]:
     return "".join(parts), max(DIE, 5.2 * len(caption))
 
 
+def _card_size(card: Card) -> tuple[float, float]:
+    """A card's width and height (without its lines): room for its text and its printed dice."""
+    scale = SMALL if card.dim else 1
+    width = max(CARD_W * scale, 7.0 * len(card.text) + 10)
+    height = CARD_H * scale
+    if card.dice and not card.face_down:
+        rows = -(-len(card.dice) // CARD_DICE_ROW)
+        width = max(width, min(len(card.dice), CARD_DICE_ROW) * (CARD_DIE + 3) + 9)
+        height = max(height, 24 + rows * (CARD_DIE + 3) + 4)
+    return width, height
+
+
+def _card_dice(card: Card, x: float, y: float, width: float) -> list[str]:
+    """The dice printed on a face-up card, in rows under its text, each drawn as a die is."""
+    parts = []
+    r = CARD_DIE / 2 - 1
+    for index, die in enumerate(card.dice):
+        row, column = divmod(index, CARD_DICE_ROW)
+        in_row = min(CARD_DICE_ROW, len(card.dice) - row * CARD_DICE_ROW)
+        left = x + (width - in_row * (CARD_DIE + 3) + 3) / 2
+        cx = left + column * (CARD_DIE + 3) + CARD_DIE / 2
+        cy = y + 24 + row * (CARD_DIE + 3) + CARD_DIE / 2
+        parts += [f'<g class="card-die d{die.sides}">', *_die_face(die, cx, cy, r), "</g>"]
+    return parts
+
+
 def _card(card: Card, x: float, y: float) -> tuple[str, float]:
-    """A card at (x, y) (a face-down stack: its back, with the count), its lines below."""
-    height = CARD_H * (SMALL if card.dim else 1)
-    width = max(CARD_W * (SMALL if card.dim else 1), 7.0 * len(card.text) + 10)
+    """A card at (x, y) (a face-down stack: its back, with the count), its printed dice, its lines below."""
+    width, height = _card_size(card)
     stroke = "#e0785a" if card.highlight else "#999"
     faded = ' opacity="0.45"' if card.dim else ""
     parts = [f'<g class="card{" face-down" if card.face_down else ""}"{faded}>']
@@ -187,7 +226,11 @@ def _card(card: Card, x: float, y: float) -> tuple[str, float]:
         parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" rx="4" fill="#fffdf5" '
                      f'stroke="{stroke}" stroke-width="1.4"/>')
         size = (16 if len(card.text) <= 2 else 12) * (0.75 if card.dim else 1)
-        parts.append(_text(x + width / 2, y + height / 2 + 5, card.text, size, weight="bold"))
+        if card.dice:  # the text on top, the dice under it
+            parts.append(_text(x + width / 2, y + 16, card.text, 12, weight="bold"))
+            parts += _card_dice(card, x, y, width)
+        else:
+            parts.append(_text(x + width / 2, y + height / 2 + 5, card.text, size, weight="bold"))
         title = " · ".join((card.text, *card.lines))
     for number, line in enumerate(card.lines):
         parts.append(_text(x + width / 2, y + height + CAPTION * (number + 1) - 2, line, 9, MUTED))
@@ -208,7 +251,7 @@ def _counter(counter: Counter, x: float, y: float) -> tuple[str, float]:
 def _height(piece: Piece) -> float:
     """How tall a piece is with its captions."""
     if isinstance(piece, Card):
-        return CARD_H * (SMALL if piece.dim else 1) + CAPTION * len(piece.lines) + (4 if piece.face_down else 0)
+        return _card_size(piece)[1] + CAPTION * len(piece.lines) + (4 if piece.face_down else 0)
     return DIE + CAPTION
 
 

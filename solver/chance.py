@@ -18,7 +18,8 @@ sample: in every search, in :func:`dicetree.solver.search.expectimax`, in a tree
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from dicetree.solver.game import Action, Game, GameError, State
 
@@ -70,6 +71,18 @@ class ChanceSampler:
             self.sampled[key] = outcomes
             self.largest = max(self.largest, count)
         return outcomes
+
+    def typical(self, state: State, key: Hashable, rank: Callable[[State], Any]) -> tuple[str, State] | None:
+        """A principal line's step through a chance node: the outcome whose child ranks lowest by
+        ``rank`` (the nearest to the node's value, say; None: the child's value is not known, skipped),
+        named in brackets (``[b.d6=3]``), with that child; None if no child is known."""
+        typical = None
+        for outcome, _ in self.outcomes(state, key):
+            child = self.game.apply(state, outcome)
+            ranked = rank(child)
+            if ranked is not None and (typical is None or ranked < typical[0]):
+                typical = (ranked, outcome, child)
+        return None if typical is None else (f"[{self.game.action_name(state, typical[1])}]", typical[2])
 
     def note(self) -> str:
         """How the sampled nodes were handled ('' when none was)."""

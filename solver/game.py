@@ -103,6 +103,26 @@ class Deals:
 
 
 @dataclass(frozen=True)
+class CardList:
+    """A configured game's cards as data (``dicetree rules GAME --cards``): the column names, one
+    row per card (values printed as they are), where they come from (``source``) and what is said
+    of them (``notes``: the data's sources and what it assumes)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    source: str
+    notes: tuple[str, ...] = ()
+
+    def to_text(self) -> str:
+        """The cards as an aligned table, then the source and the notes."""
+        cells = [self.columns] + [tuple(str(value) for value in row) for row in self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in cells]
+        lines += ["", f"{len(self.rows)} cards from {self.source}"] + [f"Note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class GameType:
     """The facts of a game, declared once by each game class (as OpenSpiel's ``GameType``).
 
@@ -365,6 +385,15 @@ class Game(ABC):
         (a probe for the search, ``None`` while nothing is stored) and ``exact_result(state)``."""
         return None
 
+    def compiled_search(self, *, cache_slots: int, star2: bool, history: bool, chance_samples: int, seed: int):
+        """A compiled search for :class:`dicetree.solver.search.Searcher` to run where it applies, or
+        ``None`` (the default: the Python search answers). It offers ``declines(state)`` (why it cannot
+        search ``state``, '' when it can), ``begin(state)``, ``iteration(actions, depth, deadline)``
+        (player 0's value of each root move, and whether the search was exact), ``evaluate(state)``
+        (player 0's leaf value, as ``evaluate(state, 0)``), ``nodes``, ``sampled``, ``chance_note()`` and ``table`` (its transposition table, with the
+        :class:`dicetree.cache.transposition.TranspositionTable` methods the searcher uses at the root)."""
+        return None
+
     def board(self, state: State) -> Board | None:
         """``state`` drawn: a :class:`dicetree.solver.board.Board` (dice with their faces, cards, scores,
         whose turn) that the explorer and notebooks render. The default, ``None``: no drawing (the
@@ -374,4 +403,21 @@ class Game(ABC):
     def study(self):
         """The game's own study (the type's ``study``), or ``None``: an object with ``parameters``
         (rule-option records that become ``dicetree study GAME`` options) and ``run(values, output)``."""
+        return None
+
+    # ----- what the game's data says of itself ---------------------------------------------------
+    def assumptions(self) -> tuple[str, ...]:
+        """What this configured game's data assumes that the rule text does not say (each a sentence
+        that says how to give real data instead): ``rules``, ``notation`` and ``best`` print them.
+        The default: nothing is assumed."""
+        return ()
+
+    def warnings(self) -> tuple[str, ...]:
+        """Problems of this configuration that do not stop it from loading (a deck too small to reach
+        the winning score, say): the command line prints each as ``warning: ...`` on stderr."""
+        return ()
+
+    def card_list(self) -> CardList | None:
+        """The cards this configured game plays with, as data (``dicetree rules GAME --cards``), or
+        ``None`` for a game without a card list."""
         return None

@@ -57,9 +57,12 @@ rules, for tests and benchmarks.
 from __future__ import annotations
 
 import math
+import os
 import time
+from functools import partial
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dicetree.cache.transposition import EXACT, LOWER, UPPER, TranspositionTable
 from dicetree.solver.chance import ChanceSampler, chance_distribution
@@ -68,6 +71,10 @@ from dicetree.solver.limits import CLOCK_MASK, SearchLimits, SearchStats, Search
 from dicetree.solver.paranoid import ParanoidView
 from dicetree.solver.paranoid import METHOD as PARANOID
 from dicetree.solver.ranking import MoveValue, point_of_view, rank_moves
+
+SEARCH_ENV = "DICETREE_SEARCH"
+"""``DICETREE_SEARCH=python`` makes every :class:`Searcher` search in Python even where the game offers a
+compiled search (``Game.compiled_search``): for comparisons and as a way out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +130,24 @@ def _simultaneous_error(game: Game, state: State) -> GameError:
         f"players choose simultaneously at '{game.format(state)}': expectiminimax cannot search "
         "simultaneous moves (`dicetree best` solves them as matrix games)"
     )
+
+
+def method_text(depth: int, how: Sequence[str], reduction: str, players: int, exact: str, chance_note: str) -> str:
+    """How a search reached its values, for ``SearchResult.method``: the depth and ``how`` (pruning,
+    cache), the reduction of a game of more than two players ('' for none), why the values are
+    exact ('' if they are not) and how huge chance nodes were sampled ('' if none was).
+
+    >>> method_text(2, ("cache",), "max^n", 3, "", "")
+    'depth 2 (iterative deepening, cache); max^n (3 players)'
+    """
+    method = f"depth {depth} (iterative deepening, {', '.join(how)})"
+    if reduction:
+        method += f"; {reduction} ({players} players)"
+    if exact:
+        method += f"; exact: {exact}"
+    if chance_note:
+        method += "; " + chance_note
+    return method
 
 
 def _bound_type(value: float, alpha: float, beta: float, low: float, high: float) -> int:
@@ -181,17 +206,25 @@ class Searcher:
 
     One searcher may run many searches; its cache carries move-ordering hints between them.
     ``history`` switches the history heuristic of move ordering.
+
+    Where the game offers a compiled search (``Game.compiled_search``: RolldownBeta's) and it can
+    search the position (no ``oracle``, a cache), each iteration runs there: the same values, best
+    moves and principal line, much faster. ``compiled=False`` (or ``DICETREE_SEARCH=python`` in the
+    environment) keeps every search in Python.
     """
 
     default_depth = 3
     """The depth searched when neither a depth nor a time limit is given (pruning and the cache keep
     three decisions of a RolldownBeta middle game to seconds; the simultaneous search has its own)."""
 
+    search_kind = "paranoid"
+    """How games of three or more players are searched (:mod:`dicetree.solver.multiplayer`)."""
+
     __slots__ = (
         "game", "star2", "chance_samples", "seed", "history", "cache", "low", "high", "pov", "nodes",
         "_current_player", "_legal_actions", "_apply", "_returns", "_evaluate", "_key",
         "_horizon", "_deadline", "_generation", "_sampler", "_cutoff_scores",
-        "oracle", "oracle_probes", "oracle_hits", "_want_lines",
+        "oracle", "oracle_probes", "oracle_hits", "_want_lines", "_use_compiled", "_compiled", "_engine",
     )
 
     def __init__(
@@ -205,6 +238,7 @@ class Searcher:
         seed: int = 0,
         history: bool = True,
         oracle: Callable[[State], float | None] | None = None,
+        compiled: bool | None = None,
     ):
         check_searchable(game)
         if oracle is not None and game.num_players > 2:
@@ -238,6 +272,14 @@ class Searcher:
         self.oracle_probes = 0
         self.oracle_hits = 0
         self._want_lines = False
+        # The game's compiled search, where it offers one (asked for at the first search it may
+        # answer): see compiled_for. ``compiled`` True or False decides; None leaves it to
+        # DICETREE_SEARCH (``python``: this Python search; unset: the compiled one where offered).
+        if compiled is None:
+            compiled = os.environ.get(SEARCH_ENV, "").strip().lower() != "python"
+        self._use_compiled = compiled
+        self._compiled: Any = None  # the game's compiled search, False where it has none, None: not asked yet
+        self._engine = None
 
     # ----- the root ----------------------------------------------------------------------------
     def search(
@@ -273,22 +315,56 @@ class Searcher:
         if not actions:
             raise GameError(f"no legal move at '{game.format(state)}'")
 
+        engine = self.compiled_for(state)  # before the clock: its first use in a process may compile
         start = time.perf_counter()
         self._begin_search()
         self._want_lines = lines
+        python_cache = self.cache
+        if engine is not None:  # the compiled search runs the iterations; its table stands in for ours
+            engine.begin(state)
+            self.cache = engine.table
+        self._engine = engine
+        try:
+            return self._deepen(state, side, actions, limits, start, on_iteration)
+        finally:
+            self.cache = python_cache
+            self._engine = None
+
+    def compiled_for(self, state: State):
+        """The game's compiled search if it answers ``state`` exactly as this search would (it runs
+        without endgame tables and with a cache), else None."""
+        if not self._use_compiled or self.oracle is not None or self.cache is None:
+            return None
+        if self._compiled is None:
+            engine = self.game.compiled_search(cache_slots=self.cache.slots, star2=self.star2, history=self.history,
+                                               chance_samples=self.chance_samples, seed=self.seed)
+            self._compiled = engine if engine is not None else False
+        if not self._compiled or self._compiled.declines(state):
+            return None
+        return self._compiled
+
+    def _deepen(self, state: State, side: int, actions: list[Action], limits: SearchLimits, start: float,
+                on_iteration: Callable[[SearchResult], object] | None) -> SearchResult:
         probes0, hits0 = (self.cache.probes, self.cache.hits) if self.cache is not None else (0, 0)
-        children = {action: self._apply(state, action) for action in actions}
+        engine = self._engine
+        children = {action: self._apply(state, action) for action in actions} if engine is None else {}
         order = actions
 
         def step(iteration: int) -> tuple[SearchResult, bool]:
             nonlocal order
             horizon = self._horizon
-            self.nodes += 1  # the root
             if self.cache is not None:  # each iteration is a cache generation: see the module notes
                 self.cache.new_search()
                 self._generation = self.cache.generation
-            values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
-            solved = self._horizon == horizon
+            if engine is not None:
+                try:
+                    values, solved = engine.iteration(order, iteration, self._deadline)
+                finally:
+                    self.nodes = engine.nodes
+            else:
+                self.nodes += 1  # the root
+                values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}
+                solved = self._horizon == horizon
             result = self._result(state, side, order, values, iteration, solved, start, probes0, hits0)
             order = [move.action for move in result.moves]
             return result, solved
@@ -341,22 +417,18 @@ class Searcher:
         view = self.pov.view
         # Stable ranking: ties keep the search order.
         moves = rank_moves((a, game.action_name(state, a), view(values[a], seen_by=0, player=side)) for a in order)
-        method = (
-            f"depth {depth} (iterative deepening, {'Star2' if self.star2 else 'Star1'}, "
-            f"{'cache' if self.cache is not None else 'no cache'})"
-        )
-        if game.num_players > 2:
-            method += f"; {PARANOID} ({game.num_players} players)"
-        if solved:
-            method += "; exact: every line ends the game (or reaches exact values) within the depth"
-        chance_note = self._sampler.note()
-        if chance_note:
-            method += "; " + chance_note
+        engine = self._engine
+        chance_note = self._sampler.note() if engine is None else engine.chance_note()
+        method = method_text(depth, ("Star2" if self.star2 else "Star1", "cache" if self.cache is not None else "no cache"),
+                             PARANOID if game.num_players > 2 else "", game.num_players,
+                             "every line ends the game (or reaches exact values) within the depth" if solved else "",
+                             chance_note)
         best = moves[0].action
         return SearchResult(
             moves=moves, value=moves[0].value, depth=depth,
             pv=self._principal_line(state, best, depth, values[best]), method=method,
-            stats=self._stats(start, probes0, hits0, len(self._sampler.sampled)), exact=solved,
+            stats=self._stats(start, probes0, hits0, len(self._sampler.sampled) if engine is None else engine.sampled),
+            exact=solved,
             chance_note=chance_note,
             lines={move.name: self._principal_line(state, move.action, depth, values[move.action]) for move in moves}
             if self._want_lines else None,
@@ -556,19 +628,12 @@ class Searcher:
             known = self._known_value(state, depth)
             if known is not None:
                 value = known[0]
-            if player == CHANCE:
-                typical = None
-                for outcome, _ in self._sampler.outcomes(state, self._key(state)):
-                    child = self._apply(state, outcome)
-                    child_known = self._known_value(child, depth)
-                    if child_known is not None:
-                        rank = (not child_known[1], abs(child_known[0] - value))
-                        if typical is None or rank < typical[0]:
-                            typical = (rank, outcome, child)
-                if typical is None:
+            if player == CHANCE:  # exact values first, then the nearest the node's
+                step = self._sampler.typical(state, self._key(state), partial(self._typical_rank, depth=depth, value=value))
+                if step is None:
                     break
-                line.append(f"[{game.action_name(state, typical[1])}]")
-                state = typical[2]
+                line.append(step[0])
+                state = step[1]
                 continue
             entry = cache.peek(self._key(state))
             if depth == 0 or player < 0 or entry is None or entry.move is None:
@@ -579,6 +644,11 @@ class Searcher:
             state, depth = self._apply(state, entry.move), depth - 1
         return line
 
+    def _typical_rank(self, state: State, depth: int, value: float) -> tuple[bool, float] | None:
+        """How a chance outcome's child ranks as the typical one: known exactly first, then nearest ``value``."""
+        known = self._known_value(state, depth)
+        return None if known is None else (not known[1], abs(known[0] - value))
+
     def _known_value(self, state: State, depth: int) -> tuple[float, bool] | None:
         """A node's value without searching and whether it is exact: a terminal's, an evaluation at
         depth 0, or what this iteration cached at this depth (perhaps only a bound)."""
@@ -586,11 +656,12 @@ class Searcher:
         if player == TERMINAL:
             return self._returns(state)[0], True
         if player >= 0 and depth == 0:
-            return self._evaluate(state, 0), True
+            engine = self._engine
+            return (self._evaluate(state, 0) if engine is None else engine.evaluate(state)), True
         entry = self.cache.peek(self._key(state)) if self.cache is not None else None
         if entry is None or entry.generation != self._generation or entry.depth != depth:
             return None
         return entry.value, entry.bound == EXACT
 
 
-__all__ = ["SearchResult", "Searcher", "check_searchable", "expectimax"]
+__all__ = ["SearchResult", "Searcher", "check_searchable", "expectimax", "method_text"]

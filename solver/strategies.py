@@ -5,7 +5,9 @@ The built-in kinds fit every game of the kind they are for:
 
 * games where players take turns: ``random`` (a legal move chosen uniformly), ``greedy`` (the best
   progress move by a depth-1 search, :meth:`~dicetree.solver.game.Game.is_progress`, else the best one-ply
-  move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2) and
+  move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2;
+  with three or more players also ``search=maxn`` or ``search=paranoid``, :mod:`dicetree.solver.multiplayer`,
+  default paranoid) and
   ``exact[:max_states=N,fallback=D]`` (the exact solver's move where the position's state graph has
   at most N states, default 20,000; else ``solver:depth=D``, default 2, and counted);
 * games where players choose at once: ``random`` (any of the player's options) and
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dicetree.solver.game import Action, Game, GameError, State
+from dicetree.solver.multiplayer import DEFAULT_SEARCH, SEARCH_HELP, SEARCHES, turn_searcher
 from dicetree.solver.ranking import MoveValue
 from dicetree.solver.rule_options import RuleOption, shorten
 
@@ -75,7 +78,7 @@ class StrategySpec:
     """A strategy by kind with its options (every option of the kind, defaults filled in)."""
 
     kind: str
-    options: tuple[tuple[str, int], ...] = ()
+    options: tuple[tuple[str, int | str], ...] = ()
     all_seeing: bool = False
     """Plays on the whole position, what its player cannot see included (see the module notes)."""
 
@@ -84,10 +87,17 @@ class StrategySpec:
         return f"{self.kind}:" + ",".join(items) if items else self.kind
 
     def option(self, key: str, default: int | None = None) -> int:
+        """A whole-number option's value (``default`` where the spec has none)."""
         value = dict(self.options).get(key, default)
         if value is None:
             raise GameError(f"strategy {self} has no option {key}")
+        if not isinstance(value, int):
+            raise GameError(f"strategy {self}: option {key} is {value}, not a number")
         return value
+
+    def choice(self, key: str, default: str) -> str:
+        """A choice option's value (``default`` where the spec has none: a game that does not read it)."""
+        return str(dict(self.options).get(key, default))
 
 
 class Strategy(ABC):
@@ -129,19 +139,28 @@ class StrategyKind:
     check: Callable[[Game], None] | None = None
     hidden_options: tuple[RuleOption, ...] = ()
     """Options that only games with hidden information read (a spec has them only there)."""
+    many_options: tuple[RuleOption, ...] = ()
+    """Options that only games of three or more players read (a spec has them only there)."""
 
-    def usage(self, hidden: bool = False) -> str:
+    def declared(self, hidden: bool = False, many: bool = False) -> tuple[RuleOption, ...]:
+        """The options a spec of this kind has (``hidden``: for a game that hides information;
+        ``many``: for a game of three or more players)."""
+        return self.options + (self.hidden_options if hidden else ()) + (self.many_options if many else ())
+
+    def usage(self, hidden: bool = False, many: bool = False) -> str:
         """``solver:depth=N``, ``exact[:max_states=N,fallback=N]`` (``hidden``: for a game that hides
-        information, whose specs take :attr:`hidden_options` and ``all-seeing`` too)."""
-        options = self.options + self.hidden_options if hidden else self.options
+        information, whose specs take :attr:`hidden_options` and ``all-seeing`` too; ``many``: for a
+        game of three or more players, whose specs take :attr:`many_options`)."""
+        options = self.declared(hidden, many)
         if not options:
             return self.name
-        return f"{self.name}:" + ",".join(f"{option.name}=N" for option in options)
+        return f"{self.name}:" + ",".join(f"{option.name}={_placeholder(option)}" for option in options)
 
-    def parse(self, text: str, rest: str, hidden: bool = False) -> StrategySpec:
+    def parse(self, text: str, rest: str, hidden: bool = False, many: bool = False) -> StrategySpec:
         """The spec with ``rest`` (``depth=3,reroll=1``) read over the defaults; ``hidden``: for a
-        game that hides information (:attr:`hidden_options` and ``all-seeing`` allowed)."""
-        options = self.options + self.hidden_options if hidden else self.options
+        game that hides information (:attr:`hidden_options` and ``all-seeing`` allowed); ``many``:
+        for a game of three or more players (:attr:`many_options` allowed)."""
+        options = self.declared(hidden, many)
         declared = {option.name: option for option in options}
         values = {option.name: option.default for option in options}
         all_seeing = False
@@ -151,9 +170,15 @@ class StrategyKind:
                 continue
             key, equals, value = item.partition("=")
             if key not in declared or not equals:
-                known = ", ".join(f"{k}=N" for k in declared) or "none"
+                known = ", ".join(f"{k}={_placeholder(o)}" for k, o in declared.items()) or "none"
                 raise GameError(f"strategy '{shorten(text)}': unknown option '{shorten(item)}' "
                                 f"(options of {self.name}: {known})")
+            if declared[key].kind == "choice":
+                if value not in declared[key].choices:
+                    raise GameError(f"strategy '{shorten(text)}': {key} must be {' or '.join(declared[key].choices)}, "
+                                    f"not '{shorten(value)}'")
+                values[key] = value
+                continue
             low, high = declared[key].low, declared[key].high
             assert low is not None and high is not None  # a strategy's options are whole numbers (int_option)
             if not value.isdigit() or not low <= int(value) <= high:
@@ -161,6 +186,11 @@ class StrategyKind:
                                 f"not '{shorten(value)}'")
             values[key] = int(value)
         return StrategySpec(self.name, tuple(values.items()), all_seeing)
+
+
+def _placeholder(option: RuleOption) -> str:
+    """What a usage line shows for an option's value: N for a number, the choices joined by '|'."""
+    return "|".join(option.choices) if option.kind == "choice" else "N"
 
 
 def int_option(name: str, default: int, low: int, high: int, help: str) -> RuleOption:
@@ -183,11 +213,10 @@ class SolverStrategy(Strategy):
     position with hidden information, of the search averaged over the ``hands`` positions it may be."""
 
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
-        from dicetree.solver.search import Searcher
-
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
         self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
-        self.searcher = Searcher(game, cache_slots=2**18 if self.depth > 1 else 2**12)
+        search = spec.choice("search", DEFAULT_SEARCH) if game.num_players > 2 else None
+        self.searcher = turn_searcher(game, search, cache_slots=2**18 if self.depth > 1 else 2**12)
 
     def ranked(self, game: Game, state: State, depth: int, rng: random.Random) -> list[MoveValue]:
         """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
@@ -310,6 +339,9 @@ def depth_option(default: int) -> RuleOption:
     return int_option("depth", default, 1, 12, "decisions searched")
 
 
+SEARCH_OPTION = RuleOption("search", "choice", DEFAULT_SEARCH, SEARCH_HELP, choices=SEARCHES)
+"""The ``search`` option of the search-based kinds (read only by games of three or more players)."""
+
 HANDS_OPTION = int_option("hands", DEFAULT_HANDS, 1, 10_000,
                           "positions averaged where the game hides information (enumerated up to N, else N sampled)")
 """The ``hands`` option of the search-based kinds (read only by games with hidden information)."""
@@ -319,12 +351,13 @@ TURN_KINDS = (
     StrategyKind("greedy", GreedyStrategy, "the best progress move, else the best one-ply move",
                  check=check_searchable, hidden_options=(HANDS_OPTION,)),
     StrategyKind("solver", SolverStrategy, "the depth-N search's best move",
-                 (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable, hidden_options=(HANDS_OPTION,)),
+                 (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable, hidden_options=(HANDS_OPTION,),
+                 many_options=(SEARCH_OPTION,)),
     StrategyKind("exact", ExactStrategy, "the exact solver's move where at most max_states states, else "
                  "solver:depth=fallback",
                  (int_option("max_states", DEFAULT_EXACT_STATES, 1, 50_000_000, "states solved at most"),
                   int_option("fallback", DEFAULT_SOLVER_DEPTH, 1, 12, "the search's depth elsewhere")),
-                 check=check_searchable),
+                 check=check_searchable, many_options=(SEARCH_OPTION,)),
 )
 """The built-in kinds for games where players take turns."""
 
@@ -354,7 +387,8 @@ def strategy_names(game: Game | None) -> str:
     'random, greedy, solver:depth=N, exact:max_states=N,fallback=N'
     """
     hidden = game is not None and game.game_type.hidden_information
-    names = ", ".join(kind.usage(hidden) for kind in strategy_kinds(game).values())
+    many = game is not None and game.num_players > 2
+    names = ", ".join(kind.usage(hidden, many) for kind in strategy_kinds(game).values())
     return names + f" (each may add ',{ALL_SEEING}': it then sees the hidden cards)" if hidden else names
 
 
@@ -377,7 +411,8 @@ def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
     kind = kinds[name]
     if game is not None and kind.check is not None:
         kind.check(game)
-    return kind.parse(text, rest, hidden=game is not None and game.game_type.hidden_information)
+    return kind.parse(text, rest, hidden=game is not None and game.game_type.hidden_information,
+                      many=game is not None and game.num_players > 2)
 
 
 def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:

@@ -82,3 +82,11 @@ def test_a_game_without_a_drawing_says_so():
 
     game = HighRoll()
     assert game.board(game.parse("4 2")) is None
+
+
+def test_a_roll_for_it_card_shows_its_dice_faces_in_text_too():
+    from dicetree.cli.board_text import board_text
+
+    game = load_game("rollforit")
+    text = board_text(game.board(game.parse(game.example_position())), colour=False)
+    assert "[G15 345] (5 points; A: 35 · B: 4)" in text and "[G29 445566]" in text

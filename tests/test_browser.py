@@ -208,3 +208,14 @@ def test_your_choices_made_at_once_are_reviewed(page):
     by_id(driver, "play-joint").click()
     review = shots.wait_for(driver, "#review table")
     assert "A keep" in review.text and "Total loss" in by_id(driver, "review").text
+
+
+def test_a_roll_for_it_card_shows_its_dice_and_losses_are_never_negative(page):
+    driver, address = page
+    driver.get(f"{address}?game=rollforit&depth=1")
+    drawing = shots.wait_for(driver, "#board-drawing svg")
+    printed = drawing.find_elements("css selector", "g.card-die")
+    assert len(printed) == 3 + 4 + 6  # the example's G15, G24 and G29, drawn as dice
+    ranked_moves(driver)
+    losses = [cell.text for cell in driver.find_elements("css selector", "#moves td.loss") if cell.text]
+    assert losses and not any(text.startswith("-") for text in losses)

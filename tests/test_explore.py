@@ -227,7 +227,7 @@ def test_a_seat_sees_its_own_view_with_the_other_hand_face_down(client):
     assert node["position"] == HANDS and node["view"] == "d6:2,d8:5/d4:3,d6:6 a ??/5 seen:b"
     hand = next(zone for zone in node["board"]["zones"] if zone["owner"] == "A" and zone["title"] == "hand")
     assert hand["pieces"] == [{"kind": "card", "text": "", "lines": [], "face_down": True, "count": 2, "dim": False,
-                               "highlight": False}]
+                               "highlight": False, "dice": []}]
     after = get(client, "/api/apply", game="rolldown", position=HANDS, move="d8xd4", seat="2").json()
     assert after["view"] == "d6:2/d6:6 b ??/5"  # B to move now: A's cards still hidden
     assert "--seat 'C' names no player" in error_of(client, "/api/position", game="rolldown", position=HANDS, seat="C")
@@ -358,3 +358,22 @@ def test_a_port_in_use_is_one_line_and_exit_2():
     assert result.exit_code == 2
     assert result.output.strip() == (f"error: port {port} on 127.0.0.1 is in use (another explorer?): "
                                      "choose another with --port")
+
+
+def test_a_roll_for_it_card_is_drawn_with_its_dice_faces(client):
+    """The API carries each face-up card's images as dice (faces), and the SVG draws them as dice with
+    pips, as the players' dice are drawn, not as a line of text."""
+    from xml.etree import ElementTree
+
+    game = load_game("rollforit")
+    node = get(client, "/api/position", game="rollforit", position=game.example_position()).json()
+    cards = [piece for zone in node["board"]["zones"] for piece in zone["pieces"]
+             if piece["kind"] == "card" and not piece["face_down"]]
+    g15 = next(card for card in cards if card["text"] == "G15")
+    assert [(die["sides"], die["face"]) for die in g15["dice"]] == [(6, 3), (6, 4), (6, 5)]
+    assert not any(line.startswith("images") for card in cards for line in card["lines"])
+    svg = ElementTree.fromstring(node["board_svg"])
+    printed = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "card-die d6"]
+    assert len(printed) == sum(len(card["dice"]) for card in cards) == 3 + 4 + 6  # G15, G24, G29
+    pips = [len(g.findall("{http://www.w3.org/2000/svg}circle")) for g in printed[:3]]
+    assert pips == [3, 4, 5]  # G15's 3, 4 and 5 as pips

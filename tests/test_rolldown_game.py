@@ -139,15 +139,18 @@ def test_the_rules_and_the_tables_play_a_card_the_same_way(ace, card):
 LAYERS = {  # a module may import only from lower layers (or its own)
     "cards": 0, "datafile": 0, "state": 1, "match_equity": 2, "rules": 3, "notation": 4, "evaluation": 4,
     "fitted": 4, "hands": 4, "board": 4, "fused": 4, "endless": 4, "tables": 5, "tablebase": 6, "study": 7, "exact_leaves": 7, "game": 8, "__init__": 9,
-    "network_kernel": 2,
+    "network_kernel": 2, "network": 4, "network_training": 7,
+    "packed": 2, "compiled_rules": 4, "compiled_evaluation": 5, "compiled_kernel": 6, "compiled_search": 7,
 }
 
 
 DEFERRED = {("game", "dicetree.cache.store"), ("game", "dicetree.solver.games.rolldown.tablebase"), ("game", "dicetree.solver.games.rolldown.study"),
-            ("tables", "dicetree.solver.games.rolldown.fused")}
+            ("tables", "dicetree.solver.games.rolldown.fused"), ("game", "dicetree.solver.games.rolldown.network"),
+            ("game", "dicetree.solver.games.rolldown.compiled_search")}
 """Imports made where they are used: the tables, their store and the study load numpy, which
 `dicetree notation` and `rules` do not need (issue 11's start-up); the builder's fused kernel loads
-numba, which probing does not need."""
+numba, which probing does not need, and so does the compiled search, loaded by the first search it
+answers; the value network loads numpy too, only where it is chosen."""
 
 
 def test_the_package_reads_top_to_bottom_with_imports_at_the_top():

@@ -85,3 +85,52 @@ def test_decks_follow_the_player_count():
     assert RollForIt(players=5).describe_decks() == "gold and silver decks (60 cards)"
     with pytest.raises(GameError, match="5 players play with both decks combined"):
         RollForIt(players=5, decks="gold")
+
+
+def _run(*args: str):
+    from click.testing import CliRunner
+
+    from dicetree.cli.main import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def test_rules_notation_and_best_say_the_default_faces_are_assumed_and_how_to_give_real_ones(tmp_path):
+    for args in (("rules", "rollforit"), ("notation", "rollforit"), ("best", "rollforit", "--example", "--depth", "1")):
+        result = _run(*args)
+        assert result.exit_code == 0, result.output
+        assert "dice faces are assumed" in result.output and "--rule deck=FILE" in result.output, args
+    header = _run("best", "rollforit", "--example", "--depth", "1").output.split("\n  #")[0]
+    assert "Assumed   the cards' dice faces are assumed" in header  # in the header, before the moves
+    answer = json.loads(_run("best", "rollforit", "--example", "--depth", "1", "--json").stdout)
+    assert any("assumed" in text for text in answer["assumptions"])
+    own = tmp_path / "own.json"
+    own.write_text(deck_text(*({**GOOD, "id": f"X{i}", "points": 15} for i in range(3))))
+    for args in (("rules", "rollforit"), ("notation", "rollforit")):
+        assert "assumed" not in _run(*args, "--rule", f"deck={own}").output  # a user's deck is theirs
+
+
+def test_rules_cards_lists_every_card_with_its_faces_points_and_sources():
+    result = _run("rules", "rollforit", "--cards")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["id", "deck", "points", "dice", "in", "play"]
+    assert lines[1].split() == ["G01", "gold", "2", "1", "1", "yes"]
+    assert "S30  silver  15      1 2 3 4 5 6  no" in result.output
+    assert f"60 cards from {DEFAULT_DECK_FILE}" in result.output and "2026-12-05" in result.output
+    both = _run("rules", "rollforit", "--cards", "--rule", "players=5").output
+    assert "S30  silver  15      1 2 3 4 5 6  yes" in both
+    wrong = _run("rules", "dicefights", "--cards")
+    assert wrong.exit_code == 2 and "has no card list" in wrong.stderr
+
+
+def test_a_deck_that_cannot_reach_40_points_gets_a_warning(tmp_path):
+    small = tmp_path / "small.json"
+    small.write_text(deck_text(*({**GOOD, "id": f"X{i}", "points": 5} for i in range(7))))  # 35 points
+    game = RollForIt(deck=str(small))
+    assert game.warnings() and "total 35 points, so no player can reach 40" in game.warnings()[0]
+    result = _run("rules", "rollforit", "--cards", "--rule", f"deck={small}")
+    assert result.exit_code == 0 and "warning: deck file" in result.stderr and "reach 40" in result.stderr
+    enough = tmp_path / "enough.json"
+    enough.write_text(deck_text(*({**GOOD, "id": f"X{i}", "points": 5} for i in range(8))))  # 40 points
+    assert RollForIt(deck=str(enough)).warnings() == () and RollForIt().warnings() == ()

@@ -410,7 +410,7 @@ function showAnalysis(answer, secret) {
     answer.nodes ? `${answer.nodes.toLocaleString()} nodes` : "", answer.time !== undefined ? `${answer.time} s` : ""]
     .filter(Boolean).join(" · ");
   $("pv").textContent = (answer.pv && answer.pv.length) ? "Principal line: " + answer.pv.join(" ") : "";
-  $("notes").textContent = [answer.hidden_information, ...(answer.notes || [])].filter(Boolean).join(" · ");
+  $("notes").textContent = [answer.hidden_information, ...(answer.notes || []), ...(answer.assumptions || []).map((text) => "Assumed: " + text)].filter(Boolean).join(" · ");
 }
 
 function bounds(values) {

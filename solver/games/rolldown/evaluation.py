@@ -1,7 +1,10 @@
 """RolldownBeta's leaf evaluation for depth-limited search: the frame (objectives, the player to
 move, the finished round) and the hand-made heuristic. The default estimate is the fitted one
 (:mod:`dicetree.solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
-exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one.
+exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one;
+``--rule evaluation=network`` is the value network learned from the tables
+(:mod:`dicetree.solver.games.rolldown.network`: closer to exact without cards, but it reads no card yet;
+``results/rolldown-network/``).
 
 The heuristic is a guess, not a value: it estimates the probability that a player wins the round from three
 features and is always strictly inside the value bounds, so an exact result (a won round) always
@@ -34,8 +37,9 @@ from dicetree.solver.games.rolldown.cards import DIE_SIDES
 from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_SECOND, ROLL, ROUND_OVER, ROUND_POV, RolldownState
 
-EVALUATIONS = ("fitted", "heuristic")
-"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`)."""
+EVALUATIONS = ("fitted", "heuristic", "network")
+"""The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`;
+the value network learned from the tables: :mod:`dicetree.solver.games.rolldown.network`)."""
 DEFAULT_EVALUATION = "fitted"
 
 THREAT_WEIGHT = 0.30

@@ -15,6 +15,8 @@ no delegation), and notation, evaluation, hidden hands and the hooks delegated t
 from __future__ import annotations
 
 import random
+import sys
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -64,7 +66,8 @@ class Rolldown(RolldownRules, Game):
         RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
                    low=1, high=10**9),
         RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: fitted to exact "
-                   "endgame values (fitted) or the hand-made one (heuristic)", choices=EVALUATIONS),
+                   "endgame values (fitted), the value network learned from the tables (network) or the hand-made one "
+                   "(heuristic)", choices=EVALUATIONS),
         RuleOption("horizon", "choice", "round", "with objective=match: the game ends with the round, valued by the "
                    "match equity tables (round), or plays every round to the match's end (match)", choices=HORIZONS),
     )
@@ -80,9 +83,14 @@ class Rolldown(RolldownRules, Game):
         if evaluation not in EVALUATIONS:
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation
-        # the fitted model's data file is read (and checked) now, so a damaged one is one line up front
+        self._custom_estimate = estimate is not None  # the compiled search knows the rules' estimates only
+        # the fitted model's (or the network's) data file is read and checked now: a damaged one is one line up front
         if estimate is None and evaluation == "fitted":
             estimate = load_model().estimate
+        elif estimate is None and evaluation == "network":
+            from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
+
+            estimate = load_network().estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
@@ -151,15 +159,49 @@ class Rolldown(RolldownRules, Game):
 
         return Tablebase(TableStore(tables_dir), ace=self.ace)
 
+    def compiled_search(self, *, cache_slots: int, star2: bool, history: bool, chance_samples: int, seed: int):
+        """The compiled search (:mod:`dicetree.solver.games.rolldown.compiled_search`), or None where it
+        cannot stand in for the Python one: an estimate given by the caller, numba missing or failing
+        (said once on stderr, never a traceback)."""
+        if self._custom_estimate:
+            return None
+        started = time.perf_counter()
+        try:
+            from dicetree.solver.games.rolldown.compiled_search import CompiledSearch, warm_up
+
+            warm_up(self, started)
+            engine = CompiledSearch(self, cache_slots=cache_slots, star2=star2, history=history,
+                                    chance_samples=chance_samples, seed=seed)
+        except ModuleNotFoundError as error:
+            if error.name != "numba":
+                raise
+            _say_once("dicetree: the compiled search needs numba (pip install numba): searching in Python")
+            return None
+        except Exception as error:  # noqa: BLE001 - numba's own errors: the Python search answers instead
+            _say_once(f"dicetree: the compiled search failed ({type(error).__name__}: {str(error).splitlines()[0]}): "
+                      "searching in Python")
+            return None
+        return engine
+
     def study(self) -> EndgameStudy:
         from dicetree.solver.games.rolldown.study import EndgameStudy
 
         return EndgameStudy(self.ace)
 
     def strategies(self) -> tuple:
-        """``fitted:depth=N`` and ``heuristic:depth=N``: the depth-N search with that leaf evaluation
-        whatever ``--rule evaluation`` says, so one duel can set the two against each other."""
+        """``fitted:depth=N``, ``heuristic:depth=N`` and ``network:depth=N``: the depth-N search with that leaf
+        evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other."""
         return evaluation_kinds(self)
+
+
+_said: set[str] = set()
+
+
+def _say_once(line: str) -> None:
+    """One line on stderr, once a process."""
+    if line not in _said:
+        _said.add(line)
+        print(line, file=sys.stderr)
 
 
 def evaluation_kinds(game: Rolldown) -> tuple[StrategyKind, ...]:

@@ -53,9 +53,13 @@ RAW_LENGTH = 44
 
 FACE_SLOTS = sum(DIE_SIDES)
 """One-hot entries for one side's faces: a d4 has 4, ... a d20 has 20 (a captured die: all zero)."""
-INPUT_LENGTH = 2 * (FACE_SLOTS + SLOTS) + 2 * CARD_CODES + 2 + 2
+PAIR_RELATIONS = 2 * SLOTS * SLOTS
+"""Entries that say, for every pair (``to_move``'s die, the opponent's die) both in play, whether the first
+shows at least the second (a capture it could make), then whether the second shows at least the first."""
+INPUT_LENGTH = 2 * (FACE_SLOTS + SLOTS) + 2 * CARD_CODES + 2 + 2 + PAIR_RELATIONS
 """Entries of :func:`encode`'s output: per side the one-hot faces and the dice in play, per side the
-hand counts, the unknown counts, the first-turn flags."""
+hand counts, the unknown counts, the first-turn flags, then the pairs' relations (a function of the faces
+spelled out, so a small network need not learn to compare dice)."""
 DEFAULT_CLIP = 1e-3
 
 
@@ -96,6 +100,16 @@ def encode(raw: Any, x: Any) -> None:
     x[at + 1] = raw[RAW_UNKNOWN + 1]
     x[at + 2] = raw[RAW_FIRST]
     x[at + 3] = raw[RAW_FIRST + 1]
+    at += 4
+    for mine in range(SLOTS):
+        my_face = raw[RAW_DICE + mine]
+        for theirs in range(SLOTS):
+            their_face = raw[RAW_DICE + SLOTS + theirs]
+            if my_face > 0 and their_face > 0:
+                if my_face >= their_face:
+                    x[at + mine * SLOTS + theirs] = 1.0
+                if their_face >= my_face:
+                    x[at + SLOTS * SLOTS + mine * SLOTS + theirs] = 1.0
 
 
 def network_forward(sizes: Any, params: Any, scratch: Any, clip: float) -> float:
@@ -140,6 +154,6 @@ def parameter_count(sizes: Any) -> int:
 
 
 __all__ = [
-    "CARD_CODES", "DEFAULT_CLIP", "FACE_SLOTS", "INPUT_LENGTH", "RAW_DICE", "RAW_FIRST", "RAW_HANDS", "RAW_LENGTH",
+    "CARD_CODES", "DEFAULT_CLIP", "FACE_SLOTS", "INPUT_LENGTH", "PAIR_RELATIONS", "RAW_DICE", "RAW_FIRST", "RAW_HANDS", "RAW_LENGTH",
     "RAW_UNKNOWN", "SLOTS", "encode", "network_estimate", "network_forward", "parameter_count", "raw_position",
 ]

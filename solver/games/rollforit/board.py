@@ -9,8 +9,9 @@ player's score and free dice (the mover's rolled ones with their faces).
 'A to move: roll (or Take Back)'
 >>> [(zone.owner, zone.title, len(zone.pieces)) for zone in drawn.zones]
 [('', 'table', 4), ('A', 'dice', 2), ('B', 'dice', 2)]
->>> drawn.zones[0].pieces[0].lines
-('5 points', 'images 345', 'A: 35 · B: 4')
+>>> card = drawn.zones[0].pieces[0]
+>>> card.lines, [die.face for die in card.dice]
+(('5 points', 'A: 35 · B: 4'), [3, 4, 5])
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def board(game, state: RollForItState) -> Board:
 def _card(game, state: RollForItState, index: int) -> Card:
     card = game.cards[state.cards[index]]
     on = " · ".join(f"{player_letter(p)}: {faces_text(faces)}" for p, faces in enumerate(state.placed[index]) if faces)
-    return Card(card.id, (f"{card.points} points", f"images {faces_text(card.dice)}", *((on,) if on else ())))
+    images = tuple(Die(6, face) for face in card.dice)  # drawn on the card as dice, with their pips
+    return Card(card.id, (f"{card.points} points", *((on,) if on else ())), dice=images)
 
 
 def _status(state: RollForItState) -> str:

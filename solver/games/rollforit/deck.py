@@ -57,11 +57,14 @@ class Card(NamedTuple):
 
 
 class Deck(NamedTuple):
-    """Every card of a deck file, in the file's order, and where it came from."""
+    """Every card of a deck file, in the file's order, where it came from, and what the file says of
+    its sources and assumptions (its ``sources`` and ``assumptions`` lists)."""
 
     cards: tuple[Card, ...]
     source: str
     default: bool
+    sources: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
 
     def of(self, decks: tuple[str, ...]) -> tuple[Card, ...]:
         """The cards of the named decks, in the file's order."""
@@ -102,7 +105,15 @@ def load_deck_text(text: str, name: str = "(text)") -> Deck:
         cards.append(card)
     if not cards:
         raise DeckError(f"{where} holds no card")
-    return Deck(tuple(cards), name, False)
+    return Deck(tuple(cards), name, False, _texts(data, "sources", where), _texts(data, "assumptions", where))
+
+
+def _texts(data: dict, key: str, where: str) -> tuple[str, ...]:
+    """A list of sentences of the file (``sources``, ``assumptions``), or () where it has none."""
+    texts = data.get(key, [])
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        raise DeckError(f"{where}: \"{key}\" must be a list of texts")
+    return tuple(texts)
 
 
 def _card(entry: Any, number: int, where: str) -> Card:

@@ -48,13 +48,13 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from dicetree.solver.game import Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
+from dicetree.solver.game import CardList, Game, GameError, GameType, IllegalMoveError, TurnLimit, ValueBounds
 from dicetree.solver.games.rollforit import evaluation, notation, rules
 from dicetree.solver.games.rollforit.board import board as draw_board
 from dicetree.solver.games.rollforit.strategies import strategy_kinds
-from dicetree.solver.games.rollforit.deck import DECK_NAMES, Card, Deck, load_deck
+from dicetree.solver.games.rollforit.deck import DECK_NAMES, DEFAULT_DECK_FILE, Card, Deck, load_deck
 from dicetree.solver.games.rollforit.state import (
-    DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TURN, Complete, Flip, Place, Roll, RollForItState,
+    DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TARGET, TURN, Complete, Flip, Place, Roll, RollForItState,
     TurnChoice, faces_text,
 )
 from dicetree.solver.rule_options import RuleOption, shorten
@@ -144,6 +144,35 @@ class RollForIt(Game):
     def describe_decks(self) -> str:
         names = " and ".join(self.in_play)
         return f"{names} deck{'s' if len(self.in_play) > 1 else ''} ({len(self.cards)} cards)"
+
+    # ----- what the deck says of itself (Game.assumptions, warnings, card_list) --------------------
+    def assumptions(self) -> tuple[str, ...]:
+        """The default deck's faces are invented: said wherever its values are shown."""
+        if not self.deck_file.default:
+            return ()
+        return (
+            "the cards' dice faces are assumed: the rule text prints no card and no public source found lists "
+            "the printed faces (point values and image counts follow public descriptions); give the real cards "
+            "with --rule deck=FILE (`dicetree rules rollforit --cards` lists these and names the file to copy)",
+        )
+
+    def warnings(self) -> tuple[str, ...]:
+        """A deck whose cards in play cannot bring anyone to 40 points."""
+        total = sum(card.points for card in self.cards)
+        if total >= TARGET:
+            return ()
+        return (f"deck file {self.deck_file.source}: the {self.describe_decks()} total {total} points, so no "
+                f"player can reach {TARGET}: every game ends when the cards run out (deck_out={self.deck_out})",)
+
+    def card_list(self) -> CardList:
+        """Every card of the deck file: its id, deck, points, dice faces and whether it is in play."""
+        deck = self.deck_file
+        rows = tuple((card.id, card.deck, card.points, " ".join(map(str, card.dice)),
+                      "yes" if card.deck in self.in_play else "no") for card in deck.cards)
+        source = str(DEFAULT_DECK_FILE) if deck.default else deck.source
+        notes = tuple(f"source: {text}" for text in deck.sources) + \
+            tuple(f"assumed: {text}" for text in deck.assumptions) + self.assumptions() + self.warnings()
+        return CardList(("id", "deck", "points", "dice", "in play"), rows, source, notes)
 
     def card_index_anywhere(self, card_id: str) -> bool:
         """Whether the deck file has a card ``card_id`` (perhaps in a deck not in play)."""

@@ -1,0 +1,269 @@
+"""Benchmark of RolldownBeta's compiled search (issue 24) against the Python search, side by side in one run.
+
+For each position and depth it runs the Python :class:`~dicetree.solver.search.Searcher`
+(``compiled=False``) and the compiled one (``compiled=True``; the default of every command) with fresh
+searchers (2^20-slot tables, as ``dicetree best``), in alternating order, and reports wall and CPU
+time (medians: 3 runs under 2 s, else 1), nodes, and the ratio of times; it checks that both give the
+same best move and every move's value within 1e-12. Where the Python search would take too long
+(``--python-limit``, default the round start at depth 4: 845 s in issue 24) its time is extrapolated
+from its nodes per CPU second at the depth below and the compiled search's node count (the two count
+nodes alike), and the report says so.
+
+Then, against the OpenSpiel-style baseline (plain :func:`~dicetree.solver.search.expectimax`: no
+pruning, no cache, as OpenSpiel's Python ``expectiminimax``), on the positions of
+``benchmarks/search.py`` where that runs in seconds; and end to end: ``dicetree best rolldown
+--example`` in its default 5 s (both hands seen, and B's hand hidden) with the depth reached, and
+``dicetree duel rolldown --a solver:depth=2 --b random --games 100 --seed 1`` wall time, each with the
+compiled search and with ``DICETREE_SEARCH=python`` (the duel in Python only with ``--python-duel``:
+it took over 25 minutes in issue 24).
+
+Usage::
+
+    .venv/bin/python benchmarks/rolldown_compiled.py               # the full run (about 15 minutes)
+    .venv/bin/python benchmarks/rolldown_compiled.py --quick       # a smoke run
+    .venv/bin/python benchmarks/rolldown_compiled.py --out DIR     # report.md and figures.json into DIR
+
+Outputs: ``results/compiled-search/report.md`` and ``figures.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dicetree.solver.games.rolldown import Rolldown  # noqa: E402
+from dicetree.solver.search import Searcher, expectimax  # noqa: E402
+
+ROUND_START = "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a -/-"
+SAME_DEPTH = [  # issue 24's table: (label, position, depth)
+    ("2 dice", "d6:2,d8:5/d4:3,d6:6 a -/-", 5),
+    ("3 dice", "d4:1,d6:2,d8:5/d4:3,d6:6,d8:2 a -/-", 4),
+    ("round start", ROUND_START, 2),
+    ("round start", ROUND_START, 3),
+    ("round start", ROUND_START, 4),
+]
+QUICK_SAME_DEPTH = [SAME_DEPTH[0][:2] + (3,), SAME_DEPTH[2]]
+BASELINE = [  # benchmarks/search.py's positions where its expectimax runs in seconds
+    ("4 dice", "d6:3,d10:6,d12:10,d20:4/d4:4,d8:6,d12:7,d20:17 a JK/9", 3),
+    ("3 dice", "d8:6,d12:3,d20:9/d6:2,d10:10,d20:12 b QA/5", 3),
+    ("2 dice (Queen)", "d6:2,d8:5/d4:3,d6:6 a QK/-", 4),
+]
+QUICK_BASELINE = [BASELINE[2][:2] + (2,)]
+TOLERANCE = 1e-12
+
+
+def timed_search(game: Rolldown, state, depth: int, compiled: bool):
+    """(result, wall s, CPU s) of one search with a fresh searcher."""
+    searcher = Searcher(game, compiled=compiled)
+    if compiled and searcher.compiled_for(state) is None:
+        raise SystemExit(f"the compiled search declined {game.format(state)}")
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = searcher.search(state, depth=depth)
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def same_values(a, b) -> float:
+    """The largest difference between two results' move values (and the best moves must tie)."""
+    values = {m.name: m.value for m in b.moves}
+    worst = max(abs(m.value - values[m.name]) for m in a.moves)
+    if a.best.name != b.best.name and abs(values[a.best.name] - b.value) > TOLERANCE:
+        raise SystemExit(f"best moves differ: {a.best.name} against {b.best.name}")
+    return worst
+
+
+def measure(game: Rolldown, label: str, text: str, depth: int, python_limit: float, rates: dict) -> dict:
+    state = game.parse(text)
+    runs: dict[bool, list] = {True: [], False: []}
+    extrapolated = False
+    compiled_first = True
+    for _ in range(3):
+        for compiled in ((True, False) if compiled_first else (False, True)):
+            if not compiled and rates.get(text, {}).get("skip"):
+                continue
+            runs[compiled].append(timed_search(game, state, depth, compiled))
+        compiled_first = not compiled_first
+        if max(r[1] for side in runs.values() for r in side) > 2.0:
+            break
+        if not runs[False]:
+            break
+    if not runs[False]:
+        extrapolated = True
+    row = {"position": label, "text": text, "depth": depth}
+    c_wall = statistics.median(r[1] for r in runs[True])
+    c_cpu = statistics.median(r[2] for r in runs[True])
+    c_nodes = runs[True][0][0].stats.nodes
+    row.update(compiled_wall=c_wall, compiled_cpu=c_cpu, compiled_nodes=c_nodes, runs=len(runs[True]))
+    if extrapolated:
+        rate = rates[text]["nodes_per_cpu_s"]
+        row.update(python_cpu=c_nodes / rate, python_wall=None, python_nodes=None, extrapolated=True,
+                   max_difference=None)
+    else:
+        p_wall = statistics.median(r[1] for r in runs[False])
+        p_cpu = statistics.median(r[2] for r in runs[False])
+        p_nodes = runs[False][0][0].stats.nodes
+        rates[text] = {"nodes_per_cpu_s": p_nodes / p_cpu}
+        row.update(python_wall=p_wall, python_cpu=p_cpu, python_nodes=p_nodes, extrapolated=False,
+                   max_difference=same_values(runs[True][0][0], runs[False][0][0]))
+        if p_cpu * 25 > python_limit:  # the next depth costs about 20-40 times more: extrapolate it
+            rates[text]["skip"] = True
+    row["ratio_cpu"] = row["python_cpu"] / c_cpu
+    row["ratio_wall"] = row["python_wall"] / c_wall if row["python_wall"] else None
+    print(f"{label} depth {depth}: Python {row['python_cpu']:.3f} s CPU{' (extrapolated)' if extrapolated else ''}, "
+          f"compiled {c_cpu:.4f} s CPU ({c_nodes:,} nodes): {row['ratio_cpu']:.0f}x", flush=True)
+    return row
+
+
+def baseline(game: Rolldown, label: str, text: str, depth: int) -> dict:
+    """Plain expectimax (every root move at depth - 1) against the compiled search at ``depth``."""
+    state = game.parse(text)
+    gc.collect()
+    cpu = time.process_time()
+    values = {game.action_name(state, a): expectimax(game, game.apply(state, a), depth - 1)
+              for a in game.legal_actions(state)}
+    e_cpu = time.process_time() - cpu
+    result, _, c_cpu = timed_search(game, state, depth, True)
+    best = max(values.values()) if state.mover == 0 else min(values.values())
+    row = {"position": label, "text": text, "depth": depth, "expectimax_cpu": e_cpu, "compiled_cpu": c_cpu,
+           "ratio_cpu": e_cpu / c_cpu, "sampled": result.stats.sampled_chance_nodes,
+           "best_agrees": abs((values[result.best.name] if state.mover == 0 else 1 - values[result.best.name])
+                              - (best if state.mover == 0 else 1 - best)) <= 1e-9}
+    print(f"expectimax {label} depth {depth}: {e_cpu:.2f} s CPU, compiled {c_cpu:.4f} s: {row['ratio_cpu']:.0f}x",
+          flush=True)
+    return row
+
+
+def command(args: list[str], python: bool) -> tuple[float, str, str]:
+    """(wall s, stdout, stderr) of a dicetree command in a fresh process."""
+    env = dict(os.environ)
+    if python:
+        env["DICETREE_SEARCH"] = "python"
+    else:
+        env.pop("DICETREE_SEARCH", None)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", "from dicetree.cli.main import main; main()", *args],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    elapsed = time.perf_counter() - start
+    if done.returncode:
+        raise SystemExit(f"dicetree {' '.join(args)} failed: {done.stderr.strip()}")
+    return elapsed, done.stdout, done.stderr
+
+
+def depth_reached(output: str) -> int:
+    found = re.findall(r"depth (\d+)", output)
+    return int(found[0]) if found else 0
+
+
+def end_to_end(quick: bool, python_duel: bool) -> dict:
+    game = Rolldown()
+    example = game.example_position()
+    hidden = re.sub(r"/(\w+)$", lambda m: "/" + "?" * len(m.group(1)), example)
+    rows = {}
+    for label, position in (("seen", example), ("hidden", hidden)):
+        for python in (False, True):
+            wall, out, _ = command(["best", "rolldown", position, "--no-tables"], python)
+            rows[f"best {label} {'python' if python else 'compiled'}"] = {"wall": wall, "depth": depth_reached(out)}
+            print(f"best --example ({label}, {'Python' if python else 'compiled'}): depth {depth_reached(out)} "
+                  f"in {wall:.1f} s", flush=True)
+    games = "10" if quick else "100"
+    duel = ["duel", "rolldown", "--a", "solver:depth=2", "--b", "random", "--games", games, "--seed", "1"]
+    for python in ((False, True) if python_duel else (False,)):
+        wall, out, _ = command(duel, python)
+        rows[f"duel {'python' if python else 'compiled'}"] = {"wall": wall, "games": int(games)}
+        print(f"duel of {games} games ({'Python' if python else 'compiled'}): {wall:.1f} s", flush=True)
+    return rows
+
+
+def report(rows: list[dict], base: list[dict], ends: dict, meta: dict) -> str:
+    lines = [
+        "# RolldownBeta's compiled search against the Python search (issue 24)", "",
+        f"Measured {meta['when']} by `benchmarks/rolldown_compiled.py{meta['args']}` on {meta['cpus']} CPUs, "
+        f"CPython {meta['python']}, commit {meta['commit']}. Load average (1 min) {meta['load_before']:.2f} before, "
+        f"{meta['load_after']:.2f} after: the machine was shared, so times are CPU seconds of this process "
+        "(wall times beside them), and ratios compare runs made in the same run, alternating.", "",
+        "## Same depth, same answers", "",
+        "Fresh `Searcher` each run (2^20-slot table, fitted evaluation, no endgame tables): `compiled=False` "
+        "against the compiled search. Same best move and every move's value within 1e-12 (the largest "
+        "difference is shown); node counts differ only where the two tables (different hash functions) "
+        "collided differently.", "",
+        "| position | depth | Python CPU s | Python wall s | compiled CPU s | compiled wall s | nodes Python | "
+        "nodes compiled | ratio (CPU) | ratio (wall) | max difference |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        ext = r["extrapolated"]
+        lines.append(
+            f"| {r['position']} | {r['depth']} | {r['python_cpu']:.2f}{' (extrapolated)' if ext else ''} | "
+            f"{'—' if ext else format(r['python_wall'], '.2f')} | {r['compiled_cpu']:.4f} | {r['compiled_wall']:.4f} | "
+            f"{'—' if ext else format(r['python_nodes'], ',')} | {r['compiled_nodes']:,} | {r['ratio_cpu']:.0f}× | "
+            f"{'—' if ext else format(r['ratio_wall'], '.0f') + '×'} | "
+            f"{'—' if ext else format(r['max_difference'], '.1e')} |")
+    if any(r["extrapolated"] for r in rows):
+        lines += ["", "Extrapolated: the Python search's nodes per CPU second at the depth below times the "
+                  "compiled search's node count at this depth (both count nodes alike)."]
+    lines += ["", "## Against the OpenSpiel-style baseline", "",
+              "Plain `expectimax` (no pruning, no cache, no ordering: as OpenSpiel's Python `expectiminimax`) "
+              "against the compiled search at the same depth, on `benchmarks/search.py`'s positions where "
+              "expectimax runs in seconds.", "",
+              "| position | depth | expectimax CPU s | compiled CPU s | ratio | same best move |",
+              "| --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in base:
+        lines.append(f"| {r['position']} `{r['text']}` | {r['depth']} | {r['expectimax_cpu']:.2f} | "
+                     f"{r['compiled_cpu']:.4f} | {r['ratio_cpu']:.0f}× | {'yes' if r['best_agrees'] else 'no'} |")
+    lines += ["", "## End to end (fresh processes, wall time)", "",
+              "| command | search | wall s | depth reached |", "| --- | --- | ---: | ---: |"]
+    for key, r in ends.items():
+        what, *rest = key.split()
+        if what == "best":
+            lines.append(f"| `dicetree best rolldown <example> --no-tables` ({rest[0]} hand) | {rest[1]} | "
+                         f"{r['wall']:.1f} | {r['depth']} |")
+        else:
+            lines.append(f"| `dicetree duel rolldown --a solver:depth=2 --b random --games {r['games']} --seed 1` | "
+                         f"{rest[0]} | {r['wall']:.1f} | — |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run of small depths")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "compiled-search")
+    parser.add_argument("--python-limit", type=float, default=120.0,
+                        help="CPU seconds a Python search may be expected to take before it is extrapolated")
+    parser.add_argument("--python-duel", action="store_true", help="run the duel in Python too (25+ minutes)")
+    parser.add_argument("--skip-end-to-end", action="store_true")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
+    game = Rolldown()
+    Searcher(game, compiled=True).search(game.parse(ROUND_START), depth=1)  # compile or load first
+    rates: dict = {}
+    rows = [measure(game, *spec, args.python_limit, rates) for spec in (QUICK_SAME_DEPTH if args.quick else SAME_DEPTH)]
+    base = [baseline(game, *spec) for spec in (QUICK_BASELINE if args.quick else BASELINE)]
+    ends = {} if args.skip_end_to_end else end_to_end(args.quick, args.python_duel)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    meta = {"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "args": "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:])), "cpus": os.cpu_count(),
+            "python": platform.python_version(), "commit": commit, "load_before": load_before,
+            "load_after": os.getloadavg()[0]}
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.md").write_text(report(rows, base, ends, meta))
+    (args.out / "figures.json").write_text(json.dumps({"meta": meta, "same_depth": rows, "baseline": base,
+                                                       "end_to_end": ends}, indent=1) + "\n")
+    print(f"wrote {args.out / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
