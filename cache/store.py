@@ -85,6 +85,7 @@ import math
 import mmap
 import os
 import re
+import shlex
 import socket
 import struct
 import threading
@@ -186,6 +187,18 @@ class ChecksumMismatchError(CorruptTableError):
 
 
 # ----- locations --------------------------------------------------------------------------------
+def tables_flag(root: Path | str) -> str:
+    """What a suggested command must add to reach the tables in ``root``: `` --tables ROOT``, or
+    nothing where ``root`` is where the command looks anyway (:func:`default_root`).
+
+    >>> tables_flag("/data/my tables")
+    " --tables '/data/my tables'"
+    """
+    if Path(root).expanduser().resolve() == default_root().expanduser().resolve():
+        return ""
+    return f" --tables {shlex.quote(str(root))}"
+
+
 def default_root() -> Path:
     """Where tables live when no root is passed: ``$DICETREE_TABLES``, else the user's cache directory.
 

@@ -16,10 +16,11 @@ from dataclasses import replace
 
 import click
 
-from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, game_argument, load_with_rules,
-                                  rule_option, tables_option)
+from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits, example_option, game_argument,
+                                  position_or_example, rule_option, tables_option)
 from dicetree.solver.game import GameError
 from dicetree.solver.multiplayer import SEARCH_HELP, SEARCHES
+from dicetree.solver.ranking import loss_text
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells give it."""
@@ -36,7 +37,7 @@ INTERRUPTED = 130
 @click.option("--lines", "with_lines", is_flag=True, help="Give every listed move its own principal line.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (schema dicetree.best/1, see docs/usage.md) instead of a table.")
-@click.option("--example", is_flag=True, help="Analyse the game's built-in example position.")
+@example_option
 @click.option("--hands-exact", type=click.IntRange(1), default=100, show_default=True, metavar="N",
               help="Enumerate hidden hands exactly when there are at most N; else sample.")
 @click.option("--hand-samples", type=click.IntRange(1), default=64, show_default=True, metavar="N",
@@ -69,14 +70,7 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
     """
     from dicetree.solver.simultaneous import has_simultaneous_moves
 
-    game = load_with_rules(game_name, rules)
-    if example or position is None:
-        if position is not None:
-            raise GameError("give a POSITION or --example, not both")
-        if not example:
-            raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
-        position = game.example_position()
-    state = game.parse(position)
+    game, state = position_or_example(game_name, rules, position, example)
     depth, time_limit = default_limits(game, depth, time_limit)
     if has_simultaneous_moves(game):
         if search == "maxn" and game.num_players > 2:
@@ -96,8 +90,8 @@ def best(game_name, position, depth, time_limit, top, with_lines, as_json, examp
 def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, hands_exact, hand_samples, seed, star2,
                 use_cache, exact, max_states, no_tables, tables_dir, search) -> None:
     """Games whose players take turns: the search (or the exact values) averaged over hidden hands."""
-    from dicetree.solver.advice import turn_engine
-    from dicetree.solver.analysis import Analysis, analyse, exact_within_reach
+    from dicetree.solver.advice import advice_json, turn_engine, with_exact_reach
+    from dicetree.solver.analysis import Analysis, analyse
 
     engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=not no_tables, exact=exact,
                          max_states=max_states, star2=star2, use_cache=use_cache, search=search)
@@ -114,7 +108,7 @@ def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, han
         if interrupted:
             answer = replace(answer, interrupted=True, method=answer.method + _stopped_note(answer.depth))
         if as_json:
-            click.echo(json.dumps(answer.to_json(top=top, lines=with_lines), indent=2))
+            click.echo(json.dumps(advice_json(answer, game, top, with_lines), indent=2))
         else:
             click.echo(format_analysis(answer, top=top, with_lines=with_lines))
 
@@ -124,9 +118,7 @@ def _best_turns(game, state, *, depth, time_limit, top, with_lines, as_json, han
                            exact=exact_answer, lines=with_lines)
     except KeyboardInterrupt:
         _interrupted(completed, show)
-    if not analysis.exact:
-        analysis = replace(analysis, exact_within_reach=exact_within_reach(game, state, tables))
-    show(analysis)
+    show(with_exact_reach(analysis, game, state, tables))
 
 
 def _interrupted(completed: list, show) -> None:
@@ -144,7 +136,7 @@ def _stopped_note(depth: int) -> str:
 
 def _best_simultaneous(game, state, depth, time_limit, top, as_json, seed, no_cache) -> None:
     """Games with simultaneous moves: each player's choices, values and optimal mixed strategy."""
-    from dicetree.solver.analysis import simultaneous_json
+    from dicetree.solver.advice import advice_json
     from dicetree.solver.simultaneous import SimultaneousSearcher
 
     searcher = SimultaneousSearcher(game, seed=seed, use_cache=not no_cache)
@@ -161,9 +153,7 @@ def _best_simultaneous(game, state, depth, time_limit, top, as_json, seed, no_ca
         if interrupted:
             result = replace(result, method=result.method + _stopped_note(result.depth))
         if as_json:
-            answer = simultaneous_json(result, game.game_type.short_name, top)
-            answer["interrupted"] = interrupted
-            click.echo(json.dumps(answer, indent=2))
+            click.echo(json.dumps(advice_json(result, game, top, interrupted=interrupted), indent=2))
         else:
             click.echo(result.to_text(top=top))
 
@@ -193,11 +183,12 @@ def format_analysis(analysis, top: int | None = None, with_lines: bool = False) 
     if analysis.exact_within_reach:
         lines.append(f"Exact     not computed (the value above is depth-limited); {analysis.exact_within_reach}")
     listed = analysis.moves[:top]
+    digits = analysis.decimals
     width = max(12, *(len(move.name) for move in listed))
     lines += ["", f"  #  {'move':<{width}} {'value':>8}  {'loss':>8}" + ("  line" if with_lines else "")]
     for rank, move in enumerate(listed, 1):
-        loss = "" if rank == 1 else "(tied)" if move.tied else f"{move.loss:.4f}"
-        row = f"{rank:>3}  {move.name:<{width}} {move.value:>8.4f}  {loss:>8}"
+        loss = loss_text(move, rank, digits)
+        row = f"{rank:>3}  {move.name:<{width}} {move.value:>8.{digits}f}  {loss:>8}"
         if with_lines:
             row += "  " + " ".join(analysis.line_of(move))
         lines.append(row.rstrip())

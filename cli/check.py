@@ -15,13 +15,13 @@ import json
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option
+from dicetree.cli.options import PositionCommand, game_argument, load_for_position, rule_option
 
 
 @click.command(cls=PositionCommand)
 @game_argument
 @click.argument("position")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema dicetree.check/1).")
 @rule_option
 def check(game_name: str, position: str, as_json: bool, rules: tuple[str, ...]) -> None:
     """Read POSITION of GAME without searching: its canonical form, whose turn, the legal moves.
@@ -31,7 +31,8 @@ def check(game_name: str, position: str, as_json: bool, rules: tuple[str, ...]) 
       dicetree check rolldown "d8:5/d6:3 a -/-"
     """
     from dicetree.solver.analysis import check_position
+    from dicetree.solver.json_contracts import versioned
 
-    game = load_with_rules(game_name, rules)
-    answer = check_position(game, game.parse(position))
-    click.echo(json.dumps(answer.to_json(), indent=2) if as_json else answer.to_text())
+    game, state = load_for_position(game_name, rules, position)
+    answer = check_position(game, state)
+    click.echo(json.dumps(versioned("check", answer.to_json()), indent=2) if as_json else answer.to_text())

@@ -22,10 +22,11 @@ import json
 
 import click
 
-from dicetree.cli.options import (PositionCommand, cluster_options, game_argument, load_with_rules, rule_option,
-                                  writable_output)
+from dicetree.cli.options import (PositionCommand, cluster_options, game_argument, load_for_position, load_with_rules,
+                                  rule_option, writable_output)
 from dicetree.cli.progress import progress_bar
 from dicetree.solver.game import GameError
+from dicetree.solver.json_contracts import versioned
 from dicetree.solver.rule_options import split_rule
 from dicetree.solver.match import Duel, Match
 from dicetree.solver.multiplayer import DEFAULT_SEARCH, SEARCHES
@@ -57,7 +58,7 @@ _BUILT_IN = (
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the deals and dice (same seed, same games).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, metavar="N", help="Worker processes.")
 @cluster_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema dicetree.duel/1) instead of the report.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
               help="Keep every finished deal in FILE (JSON lines); run again with the same options and FILE to "
                    "resume: only the deals it lacks are played.")
@@ -81,9 +82,9 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
         if any(split_rule(text)[0] == "players" for text in rules):
             raise GameError("give --players or --rule players=N, not both")
         rules = rules + (f"players={players}",)
-    game = load_with_rules(game_name, rules)
+    game, start = load_for_position(game_name, rules, position) if position is not None else \
+        (load_with_rules(game_name, rules), None)
     specs = [spec for spec in (spec_a, spec_b, spec_c, spec_d, spec_e, spec_f) if spec is not None]
-    start = game.parse(position) if position is not None else None
     if game.game_type.max_players == 2:
         if len(specs) != 2:
             raise GameError(f"{game_name} duels are between two strategies: give --a and --b only")
@@ -110,4 +111,4 @@ def duel(game_name, spec_a, spec_b, spec_c, spec_d, spec_e, spec_f, games, seed,
 
         result = match.run(jobs=where, on_progress=advance, done=done or (),
                            on_played=log.append_records if log is not None else None)
-    click.echo(json.dumps(result.to_json(), indent=2) if as_json else report(result))
+    click.echo(json.dumps(versioned("duel", result.to_json()), indent=2) if as_json else report(result))

@@ -47,9 +47,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import math
 import random
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,8 @@ from dicetree.cli.jobs import Cancelled, Jobs
 from dicetree.solver.parallel import STOP_WAIT
 from dicetree.cli.options import load_with_rules, tables_option
 from dicetree.cli.play import seat_of
-from dicetree.solver.advice import advise
+from dicetree.solver.advice import advice_json, advise
+from dicetree.solver.json_contracts import probe_json as contract_probe_json
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.games import GAMES, game_class, game_names
 from dicetree.solver.session import Line, node_of
@@ -162,9 +165,9 @@ def best_json(name: str, rules: tuple[str, ...], position: str, depth: int | Non
         if report is not None:
             report(f"depth {result.depth} done, {result.stats.nodes:,} nodes, {result.stats.elapsed:.1f} s")
 
-    return advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
-                  tables_dir=tables_dir,
-                  on_iteration=progress).to_json()
+    answer = advise(game, seen_by(game, game.parse(position), seat), depth=depth, time_limit=time_limit, exact=exact,
+                    tables_dir=tables_dir, on_iteration=progress)
+    return advice_json(answer, game)
 
 
 def tree_svg(name: str, rules: tuple[str, ...], position: str, depth: int, top: int | None) -> str:
@@ -192,7 +195,7 @@ def probe_json(name: str, rules: tuple[str, ...], position: str, tables_dir: str
         if report is not None:
             report("building the stored values this position needs")
         provider.exact_result(state, progress=None if report is None else _counted(report))
-    return provider.answer(state)
+    return contract_probe_json(game, provider, state)
 
 
 def build_json(name: str, rules: tuple[str, ...], values: dict[str, str], tables_dir: str | None,
@@ -406,6 +409,8 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     """Open the explorer: a web page to analyse, play through and draw positions of every game."""
     import uvicorn
 
+    listening = listening_socket(host, port)  # taken first: a port in use is one line, before any address is shown
+    port = listening.getsockname()[1]
     app = create_app(Path(results_dir) if results_dir else None, tables_dir, workers)
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
@@ -419,4 +424,24 @@ def explore(host: str, port: int, results_dir: str | None, workers: int, tables_
     server = Server(config)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"dicetree explorer at http://{shown}:{port}/  (Ctrl-C stops)")
-    server.run()
+    server.run(sockets=[listening])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening (port 0: any free port); a one-line
+    :class:`GameError` where the address cannot be had (the port in use, an unknown host)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise GameError(f"cannot listen on {host}: {error.strerror or error}") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+        listening.listen(128)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise GameError(f"port {port} on {host} is in use (another explorer?): choose another with --port") from None
+        raise GameError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    return listening

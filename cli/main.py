@@ -130,26 +130,27 @@ def main() -> None:
 
 
 @click.command("help")
-@click.argument("command", required=False)
+@click.argument("words", metavar="[COMMAND]...", nargs=-1)
 @click.pass_context
-def help_command(ctx: click.Context, command: str | None) -> None:
-    """Show the help of dicetree, or of COMMAND (as `dicetree COMMAND --help`).
+def help_command(ctx: click.Context, words: tuple[str, ...]) -> None:
+    """Show the help of dicetree, or of COMMAND and its subcommands (as `dicetree COMMAND ... --help`).
 
     \b
-    Example:
+    Examples:
       dicetree help best
+      dicetree help tablebase build rolldown
     """
-    group = ctx.parent.command if ctx.parent is not None else main
-    assert isinstance(group, click.Group)  # help is a command of the main group
-    parent = ctx.parent or ctx
-    if command is None:
-        click.echo(group.get_help(parent))
-        return
-    found = group.get_command(parent, command)
-    if found is None:
-        raise click.UsageError(f"no command '{command}': commands are {', '.join(sorted(COMMANDS))}", ctx=ctx)
-    with click.Context(found, info_name=command, parent=parent) as sub:
-        click.echo(found.get_help(sub))
+    command: click.Command = ctx.parent.command if ctx.parent is not None else main
+    context = ctx.parent or ctx
+    for depth, word in enumerate(words):
+        found = command.get_command(context, word) if isinstance(command, click.Group) else None
+        if found is None:
+            where = " ".join(("dicetree", *words[:depth]))
+            known = command.list_commands(context) if isinstance(command, click.Group) else []
+            listed = f": its commands are {', '.join(known)}" if known else " (it has no subcommands)"
+            raise click.UsageError(f"no command '{word}' in `{where}`{listed}", ctx=ctx)
+        command, context = found, click.Context(found, info_name=word, parent=context)
+    click.echo(command.get_help(context))
 
 
 if __name__ == "__main__":

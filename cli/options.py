@@ -12,11 +12,12 @@ from pathlib import Path
 
 import click
 
-from dicetree.solver.game import Game
+from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.games import game_names, load_game
 from dicetree.solver.rule_options import RuleOption, split_rule
 
-game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(game_names()))
+game_argument = click.argument("game_name", metavar="GAME", type=click.Choice(game_names(), case_sensitive=False))
+"""A game by name, in any case (``Rolldown`` reads as ``rolldown``)."""
 
 tables_option = click.option(
     "--tables",
@@ -59,8 +60,9 @@ def cluster_options(command):
 
 
 def writable_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An ``-o`` path checked before any work: its folder must exist (none is made silently) and
-    take files, so that nothing computed is lost to a typo. A usage error (one line, exit 2) if not.
+    """An ``-o FILE`` path (a command that writes one file) checked before any work: its folder must
+    exist (none is made silently) and take files, so that nothing computed is lost to a typo. A
+    usage error (one line, exit 2) if not.
 
     >>> writable_output(None, None, "/no/such/folder/x.svg")
     Traceback (most recent call last):
@@ -112,6 +114,54 @@ def load_with_rules(game_name: str, rules: tuple[str, ...] = ()) -> Game:
     for warning in game.warnings():
         click.echo(f"warning: {warning}", err=True)
     return game
+
+
+PLAYERS_RULE = "players"
+"""The rule option by which a game for a varying number of players is set up (``--rule players=3``)."""
+
+
+def load_for_position(game_name: str, rules: tuple[str, ...], position: str) -> tuple[Game, State]:
+    """The game with its ``--rule`` options and ``position`` read in it. Where the position does not
+    read for the configured number of players and ``--rule players=N`` was not given, the number of
+    players is the one it reads for (a position naming three players sets up a game of three).
+
+    >>> game, state = load_for_position("rollforit", (), "G01,G02,G03 0-0-0 A:turn deck:G04-G30")
+    >>> game.num_players
+    3
+    """
+    game = load_with_rules(game_name, rules)
+    try:
+        return game, game.parse(position)
+    except GameError as error:
+        kind = game.game_type
+        given = {split_rule(text)[0] for text in rules}
+        if PLAYERS_RULE in given or PLAYERS_RULE not in {option.name for option in game.rule_options}:
+            raise
+        for count in range(kind.min_players, kind.max_players + 1):
+            if count == game.num_players:
+                continue
+            try:
+                other = load_with_rules(game_name, (*rules, f"{PLAYERS_RULE}={count}"))
+                return other, other.parse(position)
+            except GameError:
+                continue
+        raise error
+
+
+def position_or_example(game_name: str, rules: tuple[str, ...], position: str | None,
+                        example: bool) -> tuple[Game, State]:
+    """The game and the state of a command given a POSITION or ``--example`` (one of them), read
+    as :func:`load_for_position` reads it; a one-line error if neither or both are given."""
+    if position is not None and example:
+        raise GameError("give a POSITION or --example, not both")
+    if position is None:
+        if not example:
+            raise GameError(f"give a POSITION (see `dicetree notation {game_name}`) or --example")
+        position = load_with_rules(game_name, rules).example_position()
+    return load_for_position(game_name, rules, position)
+
+
+example_option = click.option("--example", is_flag=True, help="Use the game's built-in example position.")
 
 
 class FullSummaries(click.Group):
@@ -192,7 +242,7 @@ def click_option(option: RuleOption) -> click.Option:
         kind = click.Path(file_okay=False)
     else:
         kind = click.STRING
-    output = option.name == "output"  # every study writes files: -o NAME, checked first, as everywhere
+    output = option.name == "output"  # -o: a file where one is written, a folder where several are
     return click.Option(["-o", flag, option.name] if output else [flag, option.name], type=kind,
                         default=option.default, show_default=option.default is not None, help=option.help,
                         callback=(writable_folder if option.kind == "folder" else writable_output) if output else None,

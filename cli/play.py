@@ -32,6 +32,7 @@ from dicetree.cli.options import (DEFAULT_TIME, PositionCommand, default_limits,
                                   rule_option, tables_option)
 from dicetree.solver.advice import Advice, advise, choices_of
 from dicetree.solver.game import Game, GameError, State
+from dicetree.solver.players import player_seat
 from dicetree.solver.session import CHANCE_KIND, DECISION, JOINT_SEPARATOR, TERMINAL_KIND, Line
 from dicetree.solver.simultaneous import SimultaneousResult, sample_choice
 
@@ -79,7 +80,9 @@ class Review:
 
     @property
     def loss(self) -> float:
-        return self.best_value - self.value
+        """How much worse than the best (never negative: a move valued above the engine's best by
+        rounding lost nothing)."""
+        return max(0.0, self.best_value - self.value)
 
 
 class Quit(Exception):
@@ -125,11 +128,12 @@ def play(game_name, position, example, seats, depth, time_limit, exact, seed, ta
 
 
 def seat_of(game: Game, text: str) -> int:
-    """The player a ``--seat`` names: the game's name for them or their number from 1."""
-    names = {game.player_name(p).lower(): p for p in range(game.num_players)}
-    wanted = text.strip().lower()
-    if wanted in names:
-        return names[wanted]
+    """The player a ``--seat`` names: their name in any case (``B``, ``b``, ``P2``: as positions read
+    players, :mod:`dicetree.solver.players`) or their number from 1."""
+    wanted = text.strip()
+    seat = player_seat(wanted, game.num_players)
+    if seat is not None:
+        return seat
     if wanted.isdigit() and 1 <= int(wanted) <= game.num_players:
         return int(wanted) - 1
     raise GameError(f"--seat {text!r} names no player: choose {', '.join(game.player_name(p) for p in range(game.num_players))}"

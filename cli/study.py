@@ -19,6 +19,7 @@ import click
 from dicetree.cli.options import FullSummaries, click_option, load_with_rules, rule_option, tables_option
 from dicetree.cli.progress import progress_bar
 from dicetree.solver.games import game_class, game_names, load_game
+from dicetree.solver.json_contracts import versioned
 
 
 class StudyGroup(FullSummaries):
@@ -28,6 +29,7 @@ class StudyGroup(FullSummaries):
         return [name for name in game_names() if game_class(name).game_type.study]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        name = name.lower()  # game names are read in any case, as everywhere
         if name not in self.list_commands(ctx):
             return None
         study = load_game(name).study()
@@ -40,7 +42,8 @@ class StudyGroup(FullSummaries):
             with progress_bar(chosen.title) as progress:
                 lines = chosen.run(values, progress)
             if as_json:
-                click.echo(json.dumps({"game": name, "study": chosen.title, "lines": lines}, indent=2))
+                click.echo(json.dumps(versioned("study", {"game": name, "study": chosen.title, "lines": lines}),
+                                      indent=2))
                 return
             for line in lines:
                 click.echo(line)
@@ -48,7 +51,7 @@ class StudyGroup(FullSummaries):
         title = f"{study.title[:1].upper()}{study.title[1:]}."
         command = click.Command(name, params=params, callback=run, short_help=title,
                                 help=f"{title}\n\nThe game's rule options (--rule NAME=VALUE): `dicetree rules {name}`.")
-        click.option("--json", "as_json", is_flag=True, help="Print what was found and written as one JSON object.")(command)
+        click.option("--json", "as_json", is_flag=True, help="Print what was found and written as one JSON object (schema dicetree.study/1).")(command)
         rule_option(command)
         tables_option(command)
         return command

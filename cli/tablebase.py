@@ -20,7 +20,8 @@ from pathlib import Path
 
 import click
 
-from dicetree.cli.options import FullSummaries, PositionCommand, click_option, load_with_rules, rule_option, tables_option
+from dicetree.cli.options import (FullSummaries, PositionCommand, click_option, load_for_position, load_with_rules,
+                                  rule_option, tables_option)
 from dicetree.cli.progress import progress_bar
 from dicetree.cache.store import CorruptTableError
 from dicetree.solver.game import GameError
@@ -48,6 +49,10 @@ class BuildGroup(FullSummaries):
         return _table_games()
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        name = name.lower()  # game names are read in any case, as everywhere
+        if name in game_names() and name not in _table_games():
+            raise click.UsageError(f"{game_class(name).game_type.long_name} has no stored exact values to build: "
+                                   f"the games with them are {', '.join(_table_games())}", ctx=ctx)
         if name not in _table_games():
             return None
         provider = load_game(name).exact_provider(None, required=True)
@@ -123,9 +128,9 @@ def verify(tables_dir, as_json) -> None:
 
 
 @tablebase.command(cls=PositionCommand)
-@click.argument("game_name", metavar="GAME", type=click.Choice(_table_games()))
+@click.argument("game_name", metavar="GAME", type=click.Choice(_table_games(), case_sensitive=False))
 @click.argument("position")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema dicetree.probe/1).")
 @rule_option
 @tables_option
 def probe(game_name, position, as_json, rules, tables_dir) -> None:
@@ -135,15 +140,20 @@ def probe(game_name, position, as_json, rules, tables_dir) -> None:
     Example:
       dicetree tablebase probe rolldown "d8:2/d6:5 a -/-" --json
     """
-    game = load_with_rules(game_name, rules)
+    from dicetree.solver.json_contracts import probe_json
+
+    game, state = load_for_position(game_name, rules, position)
     provider = game.exact_provider(tables_dir, required=True)
-    answer = provider.answer(game.parse(position))
-    click.echo(json.dumps(answer, indent=2) if as_json else provider.describe_answer(answer))
+    if as_json:
+        click.echo(json.dumps(probe_json(game, provider, state), indent=2))
+    else:
+        click.echo(provider.describe_answer(provider.answer(state)))
 
 
 @tablebase.command()
 @tables_option
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: each game's lines of statistics.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (schema dicetree.stats/1): each game's stored sets with their figures.")
 def stats(tables_dir, as_json) -> None:
     """What is stored for every game that has stored exact values.
 
@@ -151,10 +161,13 @@ def stats(tables_dir, as_json) -> None:
     Example:
       dicetree tablebase stats --json
     """
-    found = {name: load_game(name).exact_provider(tables_dir, required=True).stats() for name in _table_games()}
+    providers = {name: load_game(name).exact_provider(tables_dir, required=True) for name in _table_games()}
     if as_json:
-        click.echo(json.dumps({"games": [{"game": name, "stats": lines} for name, lines in found.items()]}, indent=2))
+        from dicetree.solver.json_contracts import stats_json
+
+        click.echo(json.dumps(stats_json((name, provider.stored(), provider.stats())
+                                         for name, provider in providers.items()), indent=2))
         return
-    for lines in found.values():
-        for line in lines:
+    for provider in providers.values():
+        for line in provider.stats():
             click.echo(line)

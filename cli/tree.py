@@ -12,7 +12,9 @@ import json
 
 import click
 
-from dicetree.cli.options import PositionCommand, game_argument, load_with_rules, rule_option, writable_output
+from dicetree.cli.options import (PositionCommand, example_option, game_argument, position_or_example, rule_option,
+                                  writable_output)
+from dicetree.solver.json_contracts import versioned
 from dicetree.solver.render import FORMATS, write_tree
 from dicetree.solver.tree import TreeOptions, build_tree
 
@@ -21,7 +23,8 @@ _defaults = TreeOptions()
 
 @click.command(cls=PositionCommand)
 @game_argument
-@click.argument("position")
+@click.argument("position", required=False)
+@example_option
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE", callback=writable_output,
               help=f"The file to write: {', '.join('.' + f for f in FORMATS)} (a .dot file is always written too).")
 @click.option("--depth", type=click.IntRange(1, 8), default=_defaults.depth, show_default=True, metavar="N",
@@ -33,25 +36,24 @@ _defaults = TreeOptions()
 @click.option("--min-prob", type=click.FloatRange(0, 1, max_open=True), default=_defaults.min_prob, show_default=True,
               metavar="P", help="Fold outcome groups rarer than P into one 'other' edge (0: fold none).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed for chance nodes too large to list.")
-@click.option("--json", "as_json", is_flag=True, help="Print what was drawn and written as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was drawn and written as one JSON object (schema dicetree.tree/1).")
 @rule_option
-def tree(game_name, position, output, depth, exact, top, all_moves, min_prob, seed, as_json, rules) -> None:
+def tree(game_name, position, example, output, depth, exact, top, all_moves, min_prob, seed, as_json, rules) -> None:
     """Draw the decision tree of POSITION for GAME (see `dicetree notation GAME`).
 
     \b
     Example:
       dicetree tree rolldown "d8:2/d6:5 a K/-" --exact -o endgame.svg
     """
-    game = load_with_rules(game_name, rules)
-    state = game.parse(position)
+    game, state = position_or_example(game_name, rules, position, example)
     options = TreeOptions(depth=depth, top=None if all_moves else top, min_prob=min_prob, exact=exact, seed=seed)
     built = build_tree(game, state, options)
     result = write_tree(built, output)
     if as_json:
-        click.echo(json.dumps({"game": game.game_type.short_name, "position": game.format(state),
+        click.echo(json.dumps(versioned("tree", {"game": game.game_type.short_name, "position": game.format(state),
                                "summary": built.summary(), "method": built.method, "dot": str(result.dot_path),
                                "picture": str(result.picture) if result.picture is not None else None,
-                               "message": result.message}, indent=2))
+                               "message": result.message}), indent=2))
         return
     click.echo(f"{built.summary()}; {built.method}")
     click.echo(result.message)

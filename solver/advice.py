@@ -2,9 +2,10 @@
 
 :func:`advise` runs the same analysis as ``dicetree best``: :func:`dicetree.solver.analysis.analyse` where
 players take turns (stored exact values probed where the game has them), the
-:class:`~dicetree.solver.simultaneous.SimultaneousSearcher` where they choose at once. Its answer's
-``to_json()`` is what ``best --json`` prints. :func:`choices_of` reads one player's ranked
-options from either answer, for an engine seat or a review of a person's moves.
+:class:`~dicetree.solver.simultaneous.SimultaneousSearcher` where they choose at once.
+:func:`advice_json` is what ``best --json`` prints and the explorer serves. :func:`choices_of`
+reads one player's ranked options from either answer, for an engine seat or a review of a person's
+moves. (Below, the search's own evaluation: stored tables, wherever some are, would make the values exact.)
 
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("rolldown")
@@ -20,10 +21,11 @@ options from either answer, for an engine seat or a review of a person's moves.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import NamedTuple
 
-from dicetree.solver.analysis import Analysis, analyse, solved_exactly
+from dicetree.solver.analysis import Analysis, analyse, exact_within_reach, simultaneous_json, solved_exactly
 from dicetree.solver.game import Game, GameError, State
 from dicetree.solver.multiplayer import turn_searcher
 from dicetree.solver.providers import ExactValues
@@ -53,8 +55,27 @@ def advise(game: Game, state: State, *, depth: int | None = None, time_limit: fl
                                                             on_iteration=on_iteration)
     engine = turn_engine(game, seed=seed, tables_dir=tables_dir, use_tables=use_tables, exact=exact,
                          max_states=max_states, search=search)
-    return analyse(game, state, depth=depth, time_limit=time_limit, searcher=engine.searcher, seed=seed,
-                   on_answer=on_iteration, exact=engine.exact)
+    answer = analyse(game, state, depth=depth, time_limit=time_limit, searcher=engine.searcher, seed=seed,
+                     on_answer=on_iteration, exact=engine.exact)
+    return with_exact_reach(answer, game, state, engine.tables)
+
+
+def with_exact_reach(answer: Analysis, game: Game, state: State, tables: ExactValues | None) -> Analysis:
+    """A depth-limited ``answer`` with what would give exact values said (``--exact``, where within
+    reach), as ``best`` prints it; an exact answer as it is."""
+    if answer.exact:
+        return answer
+    return replace(answer, exact_within_reach=exact_within_reach(game, state, tables))
+
+
+def advice_json(answer: Advice, game: Game, top: int | None = None, lines: bool = False,
+                interrupted: bool = False) -> dict:
+    """``answer`` as ``dicetree best --json`` prints it and the explorer's ``/api/best`` serves it
+    (:data:`dicetree.solver.analysis.BEST_JSON_SCHEMA`, the one builder of both): the ``top`` best
+    moves (all without it), each with its own line where ``lines``."""
+    if isinstance(answer, Analysis):
+        return answer.to_json(top=top, lines=lines)
+    return {**simultaneous_json(answer, game.game_type.short_name, top), "interrupted": interrupted}
 
 
 class TurnEngine(NamedTuple):
@@ -95,4 +116,4 @@ def choices_of(answer: Advice, player: int) -> list[MoveValue]:
     raise GameError(f"player {player + 1} has no choice at '{answer.position}'")
 
 
-__all__ = ["Advice", "TurnEngine", "advise", "choices_of", "turn_engine"]
+__all__ = ["Advice", "TurnEngine", "advice_json", "advise", "with_exact_reach", "choices_of", "turn_engine"]

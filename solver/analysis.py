@@ -15,16 +15,17 @@ usual "perfect-information Monte Carlo" estimate and is said so in the output.)
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from dicetree.solver.game import Action, Game, GameError, State
+from dicetree.solver.game import Action, Deals, Game, GameError, State
 from dicetree.solver.limits import SearchLimits, SearchStats
 from dicetree.solver.multiplayer import meaning as search_meaning
 from dicetree.solver.multiplayer import turn_searcher
-from dicetree.solver.ranking import MoveValue, rank_moves
+from dicetree.solver.ranking import MoveValue, loss_text, rank_moves
 from dicetree.solver.search import Searcher, SearchResult
 
 if TYPE_CHECKING:
@@ -76,6 +77,8 @@ BEST_JSON_SCHEMA: dict = {
         "pv": {"type": "array", "items": {"type": "string"},
                "description": "decisions by name, chance events in brackets"},
         "hidden_information": {"type": "string"},
+        "value_uncertainty": {"type": "number", "minimum": 0,
+                              "description": "how far the values may be off where they are estimates (0: exact to rounding)"},
         "interrupted": {"type": "boolean"},
         "notes": {"type": "array", "items": {"type": "string"}},
         "assumptions": {"type": "array", "items": {"type": "string"},
@@ -145,6 +148,15 @@ class Analysis:
     interrupted: bool = False
     assumptions: tuple[str, ...] = ()
     """What the game's data assumes (:meth:`~dicetree.solver.game.Game.assumptions`): said in the header."""
+    uncertainty: float = 0.0  # how far the values may be off, where they are estimates (Game.value_uncertainty)
+
+    @property
+    def decimals(self) -> int:
+        """Digits after the point that the values can tell: 4, or fewer where they are estimates
+        (one more than the uncertainty's first digit: ±1.32 shows 85.8)."""
+        if self.uncertainty <= 0:
+            return 4
+        return max(0, min(4, 1 - math.floor(math.log10(self.uncertainty))))
 
     @property
     def best(self) -> str:
@@ -189,6 +201,7 @@ class Analysis:
             "table_probes": stats.table_probes,
             "table_hits": stats.table_hits,
             "time": round(stats.elapsed, 4),
+            "value_uncertainty": self.uncertainty,
         }
 
     def _repr_html_(self) -> str:
@@ -201,7 +214,7 @@ class Analysis:
             f"<tr><td>{rank}</td><td><code>{html.escape(m.name)}</code></td><td>{m.value:.4f}</td>"
             f"<td><div style='width:8em;background:#eee'><div style='width:{100 * (m.value - low) / span:.1f}%;"
             f"height:0.7em;background:#5d9fd0'></div></div></td><td style='color:#b03030'>"
-            f"{'' if rank == 1 else f'{-m.loss:+.4f}'}</td></tr>"
+            f"{loss_text(m, rank)}</td></tr>"
             for rank, m in enumerate(self.moves, 1))
         return (f"<div><code>{html.escape(self.position)}</code> · {html.escape(self.mover_name)} to move"
                 f"<table><tr><th>#</th><th>move</th><th>value</th><th></th><th>loss</th></tr>{rows}</table>"
@@ -229,7 +242,7 @@ def simultaneous_json(result: SimultaneousResult, game: str, top: int | None = N
         "exact": result.exact,
         "exact_within_reach": None,
         "depth": result.depth,
-        "pv": [],
+        "pv": list(result.pv),
         "interrupted": False,
         "notes": result.notes,
         "nodes": stats.nodes,
@@ -293,12 +306,34 @@ def analyse(
         return combined
 
     if exact is not None:
-        return report([exact(concrete) for concrete in deals.states])
+        return _said(game, state, report([exact(concrete) for concrete in deals.states]), time_limit, deals)
     if len(deals.states) == 1:
         result = searcher.search(deals.states[0], depth=depth, time_limit=time_limit, lines=lines,
                                  on_iteration=lambda r: report([r]))
-        return answer([result])
-    return _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report)
+        return _said(game, state, answer([result]), time_limit, deals)
+    return _said(game, state, _deepen_together(searcher, deals.states, depth, time_limit, lines, started, report),
+                 time_limit, deals)
+
+
+SHALLOW_DEPTH = 1
+"""An answer searched no deeper than this within a time limit is said to be shallow."""
+
+
+def _said(game: Game, state: State, answer: Analysis, time_limit: float | None, deals: Deals) -> Analysis:
+    """``answer`` with what its numbers cannot tell said: values that are estimates (shown to the
+    digits they can tell), and a time limit that reached only a shallow depth (with what goes deeper)."""
+    notes = list(answer.notes)
+    uncertainty = game.value_uncertainty(state)
+    if uncertainty > 0:
+        shown = replace(answer, uncertainty=uncertainty)
+        notes.append(f"the values are estimates within about ±{uncertainty:g} of the truth (the game's measured "
+                     f"error), shown to {shown.decimals} decimal{'s' * (shown.decimals != 1)}: moves closer than "
+                     "that are not told apart")
+    if time_limit is not None and not answer.exact and answer.depth <= SHALLOW_DEPTH:
+        hands = f" for each of {len(deals.states)} hidden hands" if len(deals.states) > 1 else ""
+        notes.append(f"{time_limit:g} s reached depth {answer.depth} only{hands}: a shallow answer; "
+                     f"`--depth {answer.depth + 1}` or a longer `--time` goes deeper")
+    return replace(answer, notes=notes, uncertainty=uncertainty)
 
 
 def _deepen_together(searcher: Searcher | MaxnSearcher, states, depth: int | None, time_limit: float | None, lines: bool,
@@ -422,7 +457,8 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
     """For a depth-limited answer at ``state``: how an exact one could be had, or "" where none is
     known to be within reach. A game's stored exact values (``tables``, its exact provider) say so
     themselves (their optional ``within_reach(state)``); for any other game, a whole state graph of
-    at most :data:`REACH_STATES` states is within reach of ``--exact``.
+    at most :data:`REACH_STATES` states is within reach of ``--exact``, and a larger one may be
+    (solving it is tried up to ``--max-states``).
 
     >>> from dicetree.solver.games import load_game
     >>> game = load_game("dicegeddon")
@@ -438,8 +474,9 @@ def exact_within_reach(game: Game, state: State, tables) -> str:
 
     try:
         graph = build_graph(game, state, REACH_STATES)
-    except GameError:
-        return ""
+    except GameError:  # larger: exact may still be near (Dicegeddon's battles of a few dice take seconds)
+        return (f"`--exact` may solve the whole state graph: it has more than {REACH_STATES:,} states (`--exact` "
+                "refuses beyond `--max-states`, 2,000,000 by default)")
     return f"the whole state graph has {graph.num_states:,} states: `--exact` solves it"
 
 

@@ -35,6 +35,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dicetree.solver.players import player_name
+
 if TYPE_CHECKING:
     from dicetree.solver.board import Board
 
@@ -330,6 +332,13 @@ class Game(ABC):
         mean something else at some positions, or when exact, says so here; default :meth:`describe_value`)."""
         return self.describe_value()
 
+    def value_uncertainty(self, state: State) -> float:
+        """How far a value at ``state`` may be from the truth where the game's values are estimates
+        (one standard deviation of the measured error, in the value's own unit), else 0: output
+        then shows only the digits the values can tell and says so. The default: 0 (searched and
+        exact values are exact to rounding)."""
+        return 0.0
+
     # ----- standard hooks -----------------------------------------------------------------------
     def new_game(self, rng: random.Random) -> State:
         """A fresh start of a game (or a match, where the game has them), drawn with ``rng``: the
@@ -337,8 +346,9 @@ class Game(ABC):
         raise GameError(f"{self.game_type.long_name} has no random starts: give a position")
 
     def player_name(self, player: int) -> str:
-        """How output names ``player`` (``'A'``, ``'P1'``, ...)."""
-        return f"P{player + 1}"
+        """How output names ``player``: ``'A'``, ``'B'``, ... by seat in every game
+        (:mod:`dicetree.solver.players`, the one place players are named; games do not override it)."""
+        return player_name(player)
 
     def is_progress(self, state: State, action: Action) -> bool:
         """Whether ``action`` is a forcing or progress move (a capture, say): greedy strategies prefer

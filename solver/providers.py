@@ -10,7 +10,8 @@ as ``--army-size N``, ``--mulligan``, ``--no-chains``), and what they print is t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
 
 from dicetree.solver.game import State
 from dicetree.solver.rule_options import RuleOption
@@ -30,6 +31,15 @@ class Study(Protocol):
     def run(self, values: Mapping[str, Any], progress: Progress | None = None) -> list[str]:
         """Run with the parameters' ``values`` (every declared name, defaults filled in); the lines
         to print (what was found, the files written). Bad values: a one-line :class:`GameError`."""
+
+
+def study_stem(output: Any) -> Path:
+    """Where a study writing several files puts them: ``-o FOLDER`` (made if missing), each file
+    named after the folder: ``-o d8-d6-K`` writes ``d8-d6-K/d8-d6-K.csv``, ``d8-d6-K/d8-d6-K.png``, ...
+    """
+    folder = Path(str(output))
+    folder.mkdir(parents=False, exist_ok=True)
+    return folder / folder.name
 
 
 class ExactValues(Protocol):
@@ -66,6 +76,19 @@ class ExactValues(Protocol):
 
     def stats(self) -> list[str]:
         """What is stored, as lines (counts, the game's own statistics, build time, size, damaged files)."""
+
+    def stored(self) -> list[StoredSet]:
+        """What is stored, as figures (``tablebase stats --json``): one record per set of stored values
+        (RolldownBeta keeps one per Ace variant), none while nothing is stored."""
+
+
+class StoredSet(NamedTuple):
+    """One set of stored values: its ``name``, its ``folder`` and the store's totals over it
+    (:class:`dicetree.cache.store.StoreStats`: tables, positions, build time, bytes, damaged files)."""
+
+    name: str
+    folder: str
+    figures: Any
 
 
 def announce(plan: list[str], say: Callable[[str], None] | None) -> list[str]:

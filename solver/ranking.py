@@ -77,6 +77,32 @@ def rank_moves(
     return ranked
 
 
+def loss_text(move: MoveValue, rank: int, digits: int = 4) -> str:
+    """A move's loss as every output prints it: nothing for the first move listed, ``(tied)`` for a
+    move tied with it, else the loss, which is never negative (it is how much worse the move is, not
+    a signed difference). ``digits`` after the point.
+
+    >>> ranked = rank_moves([("a", "keep", 0.25), ("b", "roll", 0.75), ("c", "stop", 0.75 - 2**-50)])
+    >>> [loss_text(move, rank) for rank, move in enumerate(ranked, 1)]
+    ['', '(tied)', '0.5000']
+    """
+    return format_loss(move.loss, rank, move.tied, digits)
+
+
+def format_loss(loss: float, rank: int, tied: bool = False, digits: int = 4) -> str:
+    """:func:`loss_text` of a loss given as a number (a stored answer's ``loss``): never negative,
+    so rounding below the best's value prints ``0.0000``, not ``-0.0000``.
+
+    >>> format_loss(-1e-17, 2), format_loss(0.25, 1), format_loss(0.25, 3, digits=2)
+    ('0.0000', '', '0.25')
+    """
+    if rank == 1:
+        return ""
+    if tied:
+        return "(tied)"
+    return f"{max(0.0, loss):.{digits}f}"
+
+
 def point_of_view(game: Game) -> PointOfView:
     """The point of view of ``game`` as configured (:meth:`PointOfView.of`: its declared constant
     sum). A game that declares none (one player, who always moves; or more than two) never has a
@@ -93,4 +119,4 @@ def point_of_view(game: Game) -> PointOfView:
     return PointOfView.of(game)
 
 
-__all__ = ["LP_TIE", "TIE", "MoveValue", "point_of_view", "rank_moves"]
+__all__ = ["LP_TIE", "TIE", "MoveValue", "format_loss", "loss_text", "point_of_view", "rank_moves"]

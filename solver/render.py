@@ -106,10 +106,6 @@ def wrap_position(text: str, width: int = POSITION_WIDTH) -> list[str]:
     return lines
 
 
-def _player(player: int) -> str:
-    return "AB"[player] if 0 <= player < 2 else f"P{player}"
-
-
 def _value_text(tree: DecisionTree, value: float) -> str:
     return f"{value:.{tree.options.decimals}f}"
 
@@ -144,7 +140,7 @@ def _draw_node(dot: graphviz.Digraph, tree: DecisionTree, node: int, data: dict)
     attrs = {"kind": kind, "value": repr(value), "fillcolor": fill, "tooltip": data.get("position") or kind}
     shown = _value_text(tree, value)
     if kind == DECISION:
-        lines = [f"<B>{_player(data['player'])} to move</B> · {shown}", _small(_position_html(data["position"]))]
+        lines = [f"<B>{tree.players[data['player']]} to move</B> · {shown}", _small(_position_html(data["position"]))]
         if data["shown"] < data["moves"]:
             lines.append(_small(f"{data['shown']} of {data['moves']} moves shown", "#666666", 7))
         attrs.update(penwidth="1.4" if node == tree.root else "0.8")
@@ -153,10 +149,10 @@ def _draw_node(dot: graphviz.Digraph, tree: DecisionTree, node: int, data: dict)
         lines = [f"{estimate}{shown}"]
         attrs.update(style="filled", color="#999999", fontsize="8", height="0.2", margin="0.04,0.01")
     elif kind == END:
-        if value >= tree.high:
-            lines = ["<B>A wins</B>"]
-        elif value <= tree.low:
-            lines = ["<B>B wins</B>"]
+        if len(tree.players) == 2 and value >= tree.high:  # a one-player game has nobody to beat
+            lines = [f"<B>{tree.players[0]} wins</B>"]
+        elif len(tree.players) == 2 and value <= tree.low:
+            lines = [f"<B>{tree.players[1]} wins</B>"]
         else:
             lines = [f"<B>end</B> · {shown}"]
         attrs.update(style="filled,bold", fontsize="8", height="0.2", margin="0.04,0.01")
@@ -207,12 +203,16 @@ def _legend(tree: DecisionTree) -> str:
     )
     folded = f"outcome groups under p {options.min_prob:g} folded" if options.min_prob > 0 else "no outcomes folded"
     top = f"{options.top} best moves" if options.top is not None else "every move"
+    if len(tree.players) == 2:
+        worse, better = f"better for {tree.players[1]}", f"better for {tree.players[0]}"
+    else:  # one player (no opponent to be better for), or more than two
+        worse, better = "lower", "higher"
     rows = [
         f"<B>{html.escape(tree.game_name)}</B> {html.escape(tree.position)}",
         html.escape(f"{tree.method}; {top} per decision; {folded}"),
-        html.escape(f"node value: {tree.value_meaning}, for A"),
-        f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="2"><TR>{_cell("better for B ")}{scale}'
-        f'{_cell(" better for A")}</TR></TABLE>',
+        html.escape(f"node value: {tree.value_meaning}, for {tree.players[0]}"),
+        f'<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="2"><TR>{_cell(worse + " ")}{scale}'
+        f'{_cell(" " + better)}</TR></TABLE>',
         "bold edge: the best move; grey edge: the move's loss for the mover",
         "dashed edge: chance outcomes with equal values, grouped, and their probability",
         *(html.escape(note) for note in tree.notes),

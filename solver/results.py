@@ -30,6 +30,7 @@ from typing import Any
 from string import ascii_uppercase
 
 from dicetree.solver.game import GameError, TurnLimit
+from dicetree.solver.players import player_name
 from dicetree.solver.strategies import StrategySpec
 
 CONFIDENCE = 0.95
@@ -352,7 +353,7 @@ def format_duel(result: MatchResult) -> str:
         f"A won {_points(result.score)} of {result.games:,} games: {result.rate:.1%} "
         f"(95% CI {low:.1%} to {high:.1%}, {method})",
         f"  as independent games the interval would be {u_low:.1%} to {u_high:.1%}",
-        f"  A as player a: {_points(seat_a[0])}/{seat_a[1]:,}   as player b: {_points(seat_b[0])}/{seat_b[1]:,}",
+        f"  A in seat A: {_points(seat_a[0])}/{seat_a[1]:,}   in seat B: {_points(seat_b[0])}/{seat_b[1]:,}",
         f"  deals won twice by A: {won2}, split: {split}, won twice by B: {lost2}",
         f"Verdict: {verdict}.",
         "",
@@ -391,7 +392,8 @@ def format_match(result: MatchResult) -> str:
     lines = [
         f"Duel on {result.game_name} ({n} players): {names}",
         f"{result.games:,} games {starts}: {result.deals:,} deals (seed {result.seed}), each played {k} times",
-        f"Seats rotated cyclically, one seat on per game of a deal (seats P1..P{n}): {rotations};",
+        f"Seats rotated cyclically, one seat on per game of a deal (the strategies in seats A..{player_name(n - 1)}): "
+        f"{rotations};",
         "  so every strategy plays every seat equally often" + (f" (each holds {n // k} seats a game)." if n > k else "."),
         "Common random numbers: the games of a deal have the same start and one seeded dice stream (aligned",
         "  until the strategies' choices make the games differ); each strategy has its own choice stream.",

@@ -126,11 +126,11 @@ def parse_move(game: Game, state: State, text: str) -> Action:
     >>> game = load_game("dicefights")
     >>> state = game.parse("3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll")
     >>> game.action_name(state, parse_move(game, state, "keep | roll 2g"))
-    'P1 keep | P2 roll 2g'
+    'A keep | B roll 2g'
     >>> parse_move(game, state, "keep")
     Traceback (most recent call last):
     ...
-    dicetree.solver.game.IllegalMoveError: give one choice for each of P1, P2, joined by ' | ' (e.g. 'keep | keep')
+    dicetree.solver.game.IllegalMoveError: give one choice for each of A, B, joined by ' | ' (e.g. 'keep | keep')
     """
     kind = node_kind(game, state)
     if kind == TERMINAL_KIND:

@@ -56,7 +56,7 @@ from dicetree.solver.chance import ChanceSampler
 from dicetree.solver.game import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, GameError, State, check_game
 from dicetree.solver.limits import CLOCK_MASK, SearchLimits, SearchStats, SearchTimeout, deepen
 from dicetree.solver.matrix_game import MatrixSolution, solve_matrix_game
-from dicetree.solver.ranking import LP_TIE, MoveValue, point_of_view, rank_moves
+from dicetree.solver.ranking import LP_TIE, MoveValue, loss_text, point_of_view, rank_moves
 
 EXACT_METHOD = "exact zero-sum equilibrium (each simultaneous node a matrix game solved by linear programming)"
 PARANOID_METHOD = (
@@ -111,35 +111,7 @@ class SimultaneousResult:
     value_meaning: str
     exact: bool = False
     notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {
-            "position": self.position,
-            "node": self.node,
-            "value_meaning": self.value_meaning,
-            "players": [
-                {
-                    "player": answer.name,
-                    "value": answer.value,
-                    "strategy": {c.name: c.probability for c in answer.choices if c.probability > 0},
-                    "choices": [
-                        {"choice": c.name, "value": c.value, "loss": c.loss, "probability": c.probability}
-                        for c in answer.choices
-                    ],
-                }
-                for answer in self.players
-            ],
-            "depth": self.depth,
-            "nodes": self.stats.nodes,
-            "matrix_games": self.stats.matrix_games,
-            "linear_programs": self.stats.linear_programs,
-            "cache_hits": self.stats.cache_hits,
-            "time": round(self.stats.elapsed, 4),
-            "method": self.method,
-            "approximation": self.approximation,
-            "exact": self.exact,
-            "notes": self.notes,
-        }
+    pv: tuple[str, ...] = ()  # the principal line: each chooser's likeliest choice, chance's likeliest outcome in []
 
     def to_text(self, top: int | None = None) -> str:
         """The answer as text, each player's ``top`` best choices listed (all without it); a loss is
@@ -165,9 +137,7 @@ class SimultaneousResult:
                           f"{'optimal mixed strategy' if self.node == 'simultaneous' else 'best'}: {answer.strategy_text()}",
                       f"  #  {'choice':<16} {'value':>8}  {'loss':>8}  {'probability':>11}"]
             for rank, choice in enumerate(answer.choices[:top], 1):
-                loss = "" if choice.tied else f"{choice.loss:.4f}"
-                if rank > 1 and choice.tied:
-                    loss = "(tied)"
+                loss = loss_text(choice, rank)
                 lines.append(f"{rank:>3}  {choice.name:<16} {choice.value:>8.4f}  {loss:>8}  {choice.probability:>11.4f}")
             if top is not None and len(answer.choices) > top:
                 lines.append(f"     ... {len(answer.choices) - top} more (--top N lists N)")
@@ -337,7 +307,45 @@ class SimultaneousSearcher:
             position=game.format(state), node=node, players=answers, depth=depth, stats=self._stats(start),
             method=method, approximation=self.approximation,
             value_meaning=game.describe_value(), exact=solved, notes=notes,
+            pv=self._principal_line(state, answers, depth),
         )
+
+    def _principal_line(self, state: State, answers: list[PlayerChoices], depth: int) -> tuple[str, ...]:
+        """The line the answer expects, as the search saw it, ``depth`` decisions long at most: at
+        each node every chooser's likeliest choice played together, at chance the likeliest outcome
+        (in brackets, as the turn-based searches write chance). Deeper nodes are ranked again with
+        the decisions left (their values are in the cache)."""
+        line: list[str] = []
+        deadline, self._deadline = self._deadline, None  # a completed depth's line is never cut short
+        try:
+            return self._follow(state, answers, depth, line)
+        finally:
+            self._deadline = deadline
+
+    def _follow(self, state: State, answers: list[PlayerChoices], depth: int, line: list[str]) -> tuple[str, ...]:
+        game = self.game
+        while depth > 0:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcome = max(self._sampler.outcomes(state, self._key(state)), key=lambda pair: pair[1])[0]
+                line.append(f"[{game.action_name(state, outcome)}]")
+                state = game.apply(state, outcome)
+                continue
+            if not answers:
+                try:
+                    answers = self._root(state, player, depth)[1]
+                except GameError:
+                    break
+            likeliest = {answer.player: max(answer.choices, key=lambda c: c.probability).action for answer in answers}
+            if player >= 0:
+                action = likeliest[player]
+            else:
+                action = tuple(likeliest.get(p) for p in range(len(game.joint_actions(state))))
+            line.append(game.action_name(state, action))
+            state, answers, depth = game.apply(state, action), [], depth - 1
+        return tuple(line)
 
     # ----- the recursive search ----------------------------------------------------------------------
     def _value(self, state: State, depth: int, focus: int) -> float:

@@ -119,6 +119,7 @@ class DecisionTree:
     low: float
     high: float
     notes: list[str] = field(default_factory=list)
+    players: tuple[str, ...] = ("A", "B")  # the players' names (Game.player_name), one in a one-player game
 
     def out_edges(self, node: int) -> Iterator[tuple[int, int, dict[str, Any]]]:
         """The edges out of ``node`` in drawing order (best move / highest value first)."""
@@ -232,7 +233,7 @@ def build_tree(game: Game, state: State, options: TreeOptions | None = None) -> 
     return DecisionTree(
         graph=builder.graph, root=root, game_name=game.name, position=game.format(state), options=options,
         method=method, value_meaning=game.describe_value(), low=float(bounds.low), high=float(bounds.high),
-        notes=notes,
+        notes=notes, players=tuple(game.player_name(p) for p in range(game.num_players)),
     )
 
 

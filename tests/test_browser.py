@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(bool(shots.browser_missing()), reason=shots.brow
 
 START = "d6:2,d8:5/d4:3,d6:6 a QK/-"
 FIGHT_ENDING = "20:0:5:411=5a0d0g 1:0:5:111=0a0d5g reroll"
-"""P1 shows 20 damage; P2, on Life 1, cannot roll enough Shields: the game ends after these choices."""
+"""A shows 20 damage; B, on Life 1, cannot roll enough Shields: the game ends after these choices."""
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +207,7 @@ def test_your_choices_made_at_once_are_reviewed(page):
     Select(shots.wait_for(driver, ".joint-choice")).select_by_visible_text("keep")
     by_id(driver, "play-joint").click()
     review = shots.wait_for(driver, "#review table")
-    assert "P1 keep" in review.text and "Total loss" in by_id(driver, "review").text
+    assert "A keep" in review.text and "Total loss" in by_id(driver, "review").text
 
 
 def test_a_roll_for_it_card_shows_its_dice_and_losses_are_never_negative(page):

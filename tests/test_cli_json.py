@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
@@ -11,35 +12,9 @@ from dicetree.cli.main import main
 from dicetree.solver.analysis import BEST_JSON_SCHEMA, SCHEMA
 from dicetree.solver.games import game_names
 
-_TYPES = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float), "boolean": bool,
-          "null": type(None)}
-
-
-def schema_errors(value, schema: dict, where: str = "answer") -> list[str]:
-    """What in ``value`` breaks ``schema`` (the part of JSON Schema that BEST_JSON_SCHEMA uses)."""
-    errors = []
-    kinds = schema.get("type")
-    if kinds is not None:
-        kinds = [kinds] if isinstance(kinds, str) else kinds
-        if not any(isinstance(value, _TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
-                   for k in kinds):
-            return [f"{where}: {value!r} is not {' or '.join(kinds)}"]
-    if "const" in schema and value != schema["const"]:
-        errors.append(f"{where}: {value!r} is not {schema['const']!r}")
-    if "enum" in schema and value not in schema["enum"]:
-        errors.append(f"{where}: {value!r} is not one of {schema['enum']}")
-    if "minimum" in schema and value < schema["minimum"]:
-        errors.append(f"{where}: {value!r} is below {schema['minimum']}")
-    if isinstance(value, dict):
-        errors += [f"{where}: no '{name}'" for name in schema.get("required", ()) if name not in value]
-        for name, item in value.items():
-            sub = schema.get("properties", {}).get(name, schema.get("additionalProperties"))
-            if isinstance(sub, dict):
-                errors += schema_errors(item, sub, f"{where}.{name}")
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            errors += schema_errors(item, schema["items"], f"{where}[{i}]")
-    return errors
+def schema_errors(value, schema: dict) -> list[str]:
+    """What in ``value`` breaks ``schema``, by the jsonschema library (draft 2020-12)."""
+    return [error.message for error in jsonschema.Draft202012Validator(schema).iter_errors(value)]
 
 
 def best_json(*args: str) -> dict:

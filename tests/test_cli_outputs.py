@@ -86,9 +86,9 @@ def test_a_stopped_army_study_resumes_from_its_finished_cells(tmp_path):
     stem = tmp_path / "army-6"
     first = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "6", "-o", str(stem)])
     assert first.exit_code == 0, first.output
-    log = tmp_path / "army-6-log.jsonl"
-    matrix = (tmp_path / "army-6.csv").read_text()
+    log = tmp_path / "army-6" / "army-6-log.jsonl"
+    matrix = (tmp_path / "army-6" / "army-6.csv").read_text()
     log.write_text("\n".join(log.read_text().splitlines()[:2]) + "\n")  # stopped after one cell
     again = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "6", "-o", str(stem)])
     assert again.exit_code == 0 and "resumed: 1 of 3 pairings" in again.output
-    assert (tmp_path / "army-6.csv").read_text() == matrix
+    assert (tmp_path / "army-6" / "army-6.csv").read_text() == matrix

@@ -72,7 +72,7 @@ def test_players_record_each_roll_in_seat_order_then_the_roll_is_counted():
     assert game.current_player(state) == 0 and [game.action_name(state, a) for a in game.legal_actions(state)] == \
         ["HOP:3"]
     state = game.apply(state, game.parse_action(state, "HOP:3"))
-    assert game.format(state) == "HOP=1,2,3 t0 | HOP=- t0 2/50 B3R1 P2"  # the same roll, P2 to record
+    assert game.format(state) == "HOP=1,2,3 t0 | HOP=- t0 2/50 B3R1 B"  # the same roll, B to record
     assert [game.action_name(state, a) for a in game.legal_actions(state)] == ["HOP:1"]
     state = game.apply(state, game.parse_action(state, "HOP:1"))
     assert game.format(state) == "HOP=1,2,3 t0 | HOP=1 t0 3/50 roll"
@@ -118,11 +118,11 @@ def test_a_deal_gives_each_player_six_different_cards_from_two_copies():
 @pytest.mark.parametrize("players, text, message", [
     (2, "SOL=- t0 0/50 roll", "the position has 1 player's hand, the game 2"),
     (1, "SOL=- t0 | SOL=- t0 0/50 roll", "the position has 2 players' hands"),
-    (2, "SOL=- t0 | SOL=- t0 0/50 B1R1 P3", "P3 records next, but the game has 2 players"),
-    (2, "SOL=- t0 | SOL=- t0 0/50 roll P2", "P2 records next, but no roll is shown"),
+    (2, "SOL=- t0 | SOL=- t0 0/50 B1R1 P3", "C records next, but the game has 2 players"),
+    (2, "SOL=- t0 | SOL=- t0 0/50 roll P2", "B records next, but no roll is shown"),
     (3, "SOL=- t0 | SOL=- t0 | SOL=- t0 0/50 roll", "card SOL is held by 3 players"),
-    (2, "SOL=- t0 | SOL=B6 t0 0/50 B1R1 P2", "P2's cards hold 1 records after only 0 rolls"),
-    (2, "t0 | SOL=- t0 0/50 roll", "P1's hand 't0' is not <card>=<marks> ... t<tickets>"),
+    (2, "SOL=- t0 | SOL=B6 t0 0/50 B1R1 P2", "B's cards hold 1 records after only 0 rolls"),
+    (2, "t0 | SOL=- t0 0/50 roll", "A's hand 't0' is not <card>=<marks> ... t<tickets>"),
 ])
 def test_bad_positions_of_several_players_are_one_line(players, text, message):
     with pytest.raises(PositionError, match=message):
@@ -147,7 +147,7 @@ def test_best_for_two_players_is_the_chance_of_winning_and_three_are_searched_pa
     position = "SUD=112233445566 t0 | SUD=11 t0 40/50 B1R1 P2"
     result = run("best", "dicecards", position, "--rule", "players=2", "--tables", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "P2 to move; value = probability of winning" in result.output and "SUD:2" in result.output
+    assert "B to move; value = probability of winning" in result.output and "SUD:2" in result.output
     game = GAMES[3]
     result = run("best", "dicecards", game.example_position(), "--rule", "players=3", "--tables", str(tmp_path))
     assert result.exit_code == 0, result.output

@@ -19,8 +19,8 @@ def run(*args: str):
 def test_best_shows_each_choice_and_the_optimal_mixed_strategy():
     result = run("best", "dicefights", ENDGAME, "--depth", "1")
     assert result.exit_code == 0, result.output
-    assert "P1, P2 choose at once" in result.output
-    assert "P1  value" in result.output and "P2  value" in result.output
+    assert "A, B choose at once" in result.output
+    assert "A  value" in result.output and "B  value" in result.output
     assert "optimal mixed strategy: roll 2a 70.2%, roll 1d+2g 29.8%" in result.output
     assert "probability" in result.output and "exact zero-sum equilibrium" in result.output
 
@@ -46,13 +46,13 @@ def test_rule_options_reach_the_game():
     result = run("best", "dicefights", "20:12:5:111 20:3:5:111 15:7:5:111 buy", "--depth", "1",
                  "--rule", "players=3", "--rule", "race=split")
     assert result.exit_code == 0, result.output
-    assert "paranoid reduction" in result.output and "P3  value" in result.output
+    assert "paranoid reduction" in result.output and "C  value" in result.output
 
 
 @pytest.mark.parametrize(
     "args, phrase",
     [
-        (["20:0:5:111 20:0:5:111 20:0:5:111 roll"], "--rule players=3"),
+        (["20:0:5:111 20:0:5:111 20:0:5:111 roll"], "chance acts next"),  # read as three players
         (["21:0:5:111 20:0:5:111 roll"], "Life is 21"),
         (["20:0:5:111 20:0:5:111 roll"], "chance acts next"),
         (["--example", "--rule", "players"], "NAME=VALUE"),
@@ -86,7 +86,7 @@ def test_a_position_beginning_with_a_dash_gets_the_games_own_message():
     finished game keeps a Life below 0, and the same Life in a finished game is a position."""
     result = run("best", "dicefights", "-3:0:5:111 20:0:5:111 roll", "--depth", "1")
     assert result.exit_code == 2 and "No such option" not in result.output
-    assert result.output.strip() == ("error: P1's Life is -3: 1 to 20 while in the game, 0 once out "
+    assert result.output.strip() == ("error: A's Life is -3: 1 to 20 while in the game, 0 once out "
                                      "(only a finished game, phase over, keeps a Life below 0)")
     finished = run("best", "dicefights", "-3:0:5:111 20:0:5:111 over:2", "--depth", "1")
     assert "No such option" not in finished.output and "Life is -3" not in finished.output
@@ -96,4 +96,4 @@ def test_a_position_beginning_with_a_dash_gets_the_games_own_message():
 def test_a_wrong_winner_gets_one_line_naming_the_right_one():
     result = run("best", "dicefights", "0:0:5:111 -2:0:5:111 over:2", "--depth", "1")
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
-    assert "less dead than P2 (Life -2)" in result.output and result.output.strip().endswith("write over:1")
+    assert "less dead than B (Life -2)" in result.output and result.output.strip().endswith("write over:1")

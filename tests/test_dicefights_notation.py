@@ -123,11 +123,11 @@ def test_the_face_layout_is_called_an_assumption():
         ("20:3:5:111>B 20:30:5:111>B race", "cannot ask for B"),
         ("20:30:5:111>Q 20:30:5:111>B race", "is not - or items"),
         ("20:30:5:111>B 20:30:5:111 race", "shows no purchase"),
-        ("20:0:5:111 -2:0:5:111 over:2", "P1 is the last one standing"),
+        ("20:0:5:111 -2:0:5:111 over:2", "A is the last one standing"),
         ("20:0:5:111 20:0:5:111 over:1", "still have Life"),
         ("-1:0:5:111 -3:0:5:111 over:12", "winners' Life must be equal"),
         ("-1:0:5:111 -1:0:5:111 over:21", "in order"),
-        ("-1:0:5:111 -1:0:5:111 over:3", "beyond P2"),
+        ("-1:0:5:111 -1:0:5:111 over:3", "beyond B"),
     ],
 )
 def test_bad_positions_get_a_specific_error(position, phrase):
@@ -149,20 +149,20 @@ def test_a_race_needs_the_chance_rule():
 @pytest.mark.parametrize(
     "players, position, phrase",
     [
-        # P1 at 0 and P2 at -2 fell together: P1, the less dead, won.
-        (2, "0:0:5:111 -2:0:5:111 over:2", "P1 (Life 0) fell with P2 in the last round"),
-        (2, "0:0:5:111 -2:0:5:111 over:2", "less dead than P2 (Life -2): when everyone left falls together the "
+        # A at 0 and B at -2 fell together: A, the less dead, won.
+        (2, "0:0:5:111 -2:0:5:111 over:2", "A (Life 0) fell with B in the last round"),
+        (2, "0:0:5:111 -2:0:5:111 over:2", "less dead than B (Life -2): when everyone left falls together the "
                                            "least dead win; write over:1"),
         # Equally dead: a shared win.
-        (2, "0:0:5:111 0:0:5:111 over:1", "is as dead as P1 (Life 0)"),
+        (2, "0:0:5:111 0:0:5:111 over:1", "is as dead as A (Life 0)"),
         (2, "0:0:5:111 0:0:5:111 over:1", "write over:12"),
         (2, "0:0:5:111 0:0:5:111 over:2", "write over:12"),
-        (3, "-2:0:5:111 -1:0:5:111 -3:0:5:111 over:1", "P2 (Life -1) is less dead than P1 (Life -2)"),
-        (3, "-2:0:5:111 -2:0:5:111 -3:0:5:111 over:1", "P2 (Life -2) is as dead as P1 (Life -2)"),
+        (3, "-2:0:5:111 -1:0:5:111 -3:0:5:111 over:1", "B (Life -1) is less dead than A (Life -2)"),
+        (3, "-2:0:5:111 -2:0:5:111 -3:0:5:111 over:1", "B (Life -2) is as dead as A (Life -2)"),
         # Players at 0 out before cannot all be: someone fell with the winner.
-        (3, "0:0:5:111 0:0:5:111 -1:0:5:111 over:3", "at least one of P1 and P2 (Life 0) fell with P3"),
+        (3, "0:0:5:111 0:0:5:111 -1:0:5:111 over:3", "at least one of A and B (Life 0) fell with C"),
         (3, "0:0:5:111 0:0:5:111 0:0:5:111 over:1", "e.g. over:123"),
-        (3, "0:0:5:111 3:0:5:111 -1:0:5:111 over:3", "P2 is the last one standing and so the only winner; write over:2"),
+        (3, "0:0:5:111 3:0:5:111 -1:0:5:111 over:3", "B is the last one standing and so the only winner; write over:2"),
     ],
 )
 def test_the_winners_must_be_the_ones_the_life_values_make(players, position, phrase):
@@ -176,8 +176,8 @@ def test_the_winners_must_be_the_ones_the_life_values_make(players, position, ph
         (2, "0:0:5:111 -2:0:5:111 over:1"),
         (2, "0:0:5:111 0:0:5:111 over:12"),
         (2, "-3:0:5:111 20:0:5:111 over:2"),
-        (3, "0:0:5:111 0:0:5:111 -3:0:5:111 over:1"),  # P2 was out before; P1 and P3 fell together
-        (3, "-1:0:5:111 -1:0:5:111 0:0:5:111 over:12"),  # P3 was out before
+        (3, "0:0:5:111 0:0:5:111 -3:0:5:111 over:1"),  # B was out before; A and C fell together
+        (3, "-1:0:5:111 -1:0:5:111 0:0:5:111 over:12"),  # C was out before
         (3, "-1:0:5:111 -1:0:5:111 0:0:5:111 over:3"),  # or fell with them, the least dead
     ],
 )
@@ -225,15 +225,15 @@ def test_a_field_after_the_phase_is_named_as_such(position, phrase):
 @pytest.mark.parametrize(
     "position, phrase",
     [
-        ("20:0:05:111 20:0:5:111 roll", "P1's field '20:0:05:111' writes 05 for 5: numbers are written without "
+        ("20:0:05:111 20:0:5:111 roll", "A's field '20:0:05:111' writes 05 for 5: numbers are written without "
                                         "leading zeros"),
         ("020:0:5:111 20:0:5:111 roll", "writes 020 for 20"),
         ("20:00:5:111 20:0:5:111 roll", "writes 00 for 0"),
         ("20:0:5:111 -00:0:5:111 over:1", "writes -00 for 0"),
         ("20:0:5:111 -0:0:5:111 over:1", "writes -0 for 0"),
-        ("20:0:5:111=02a2d1g 20:0:5:111=2a2d1g reroll", "P1's roll '02a2d1g' writes 02 for 2"),
+        ("20:0:5:111=02a2d1g 20:0:5:111=2a2d1g reroll", "A's roll '02a2d1g' writes 02 for 2"),
         ("20:0:5:111=2a2d0g?01 20:0:5:111=2a2d1g rerolling", "writes 01 for 1"),
-        ("20:30:5:111>03c 20:30:5:111>B race", "P1's purchase '03c' writes 03 for 3"),
+        ("20:30:5:111>03c 20:30:5:111>B race", "A's purchase '03c' writes 03 for 3"),
     ],
 )
 def test_only_the_canonical_form_is_accepted(position, phrase):

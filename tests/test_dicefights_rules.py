@@ -139,7 +139,7 @@ def test_rerolled_dice_are_set_aside_then_rolled_and_kept():
     assert GAME.format(rolling) == "20:0:5:111=2a2d0g?1 20:0:5+:111=1a0d2g?2/? rerolling"
     assert GAME.chance_outcome_count(rolling) == 3 * 6 * 3
     after = GAME.apply(rolling, (Roll(1, 0, 0), Roll(0, 2, 0, SWORD)))
-    # P1 3 Swords against P2's 2 Shields; P2's Box Sword (10) + 1 Sword against 2 Shields.
+    # A 3 Swords against B's 2 Shields; B's Box Sword (10) + 1 Sword against 2 Shields.
     assert after.phase == BUY and after.life == (20 - 9, 20 - 1)
     assert after.bank == (0, 2)
 
@@ -164,7 +164,7 @@ def test_upgrades_multiply_as_the_wording_says_not_as_the_printed_example():
     state = GAME.parse("20:0:7:342=2a3d2g 20:0:12:111=10a0d2g reroll")
     assert [GAME.symbol_value(state, 0, s) for s in (SWORD, SHIELD, GOLD)] == [6, 12, 4]
     after = GAME.apply(state, (KEEP, KEEP))
-    assert after.bank[0] == 4 and after.life == (20, 20 - 6)  # P2's 10 Swords against 12: nothing
+    assert after.bank[0] == 4 and after.life == (20, 20 - 6)  # B's 10 Swords against 12: nothing
 
 
 def test_the_game_box_counts_ten_of_its_symbol_times_the_multiplier():
@@ -178,7 +178,7 @@ def test_shields_count_against_every_attacker_or_once(shields, expected):
     game = game_for(3, shields=shields)
     state = game.parse("20:0:5:111=3a0d2g 20:0:5:111=2a0d3g 20:0:5:111=0a1d4g reroll")
     after = game.apply(state, (KEEP, KEEP, KEEP))
-    if after.phase == TARGET:  # both can hurt both others: they choose; both attack P3 here
+    if after.phase == TARGET:  # both can hurt both others: they choose; both attack C here
         after = game.apply(after, (Target(2), Target(2), None))
     assert after.life == expected
 
@@ -186,7 +186,7 @@ def test_shields_count_against_every_attacker_or_once(shields, expected):
 def test_with_three_players_only_useful_targets_are_choices():
     game = game_for(3)
     state = game.parse("20:0:5:111=4a1d0g 20:0:5:111=0a5d0g 20:0:5:111=1a2d2g reroll")
-    # P1's 4 Swords hurt P3 (2 Shields) but not P2 (5): a forced target, no target node.
+    # A's 4 Swords hurt C (2 Shields) but not B (5): a forced target, no target node.
     assert game.target_options(state, 0) == [Target(2)] and game.target_options(state, 1) == []
     after = game.apply(state, (KEEP, KEEP, KEEP))
     assert after.phase == BUY and after.life == (20, 20, 18)
@@ -195,7 +195,7 @@ def test_with_three_players_only_useful_targets_are_choices():
     assert node.phase == TARGET
     options = game.joint_actions(node)
     assert options == ((Target(1), Target(2)), (), ())
-    assert game.apply(node, (Target(1), None, None)).life == (20, 17, 20)  # P3's 1 Sword hurts nobody
+    assert game.apply(node, (Target(1), None, None)).life == (20, 17, 20)  # C's 1 Sword hurts nobody
 
 
 def test_two_players_never_choose_a_target():
@@ -342,6 +342,6 @@ def test_random_games_keep_every_invariant(players, seed):
 
 def test_a_joint_action_names_every_chooser():
     state = GAME.parse("20:0:5:111=2a2d1g 20:0:5:111=1a1d3g reroll")
-    assert GAME.action_name(state, (Reroll(1), KEEP)) == "P1 roll 1a | P2 keep"
-    assert GAME.action_name(GAME.new_game(), (Roll(2, 2, 1), Roll(0, 1, 4))) == "P1 2a2d1g, P2 0a1d4g"
+    assert GAME.action_name(state, (Reroll(1), KEEP)) == "A roll 1a | B keep"
+    assert GAME.action_name(GAME.new_game(), (Roll(2, 2, 1), Roll(0, 1, 4))) == "A 2a2d1g, B 0a1d4g"
     assert GAME.legal_actions(state) == [] and NOTHING == Bundle()

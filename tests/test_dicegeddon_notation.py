@@ -67,7 +67,7 @@ def test_documented_examples_parse_and_are_canonical():
         ("d6:5a/d6:6a a 20 - x", "unknown field 'x'"),
         ("d6:5a/d6:6a a x", "army size must be a whole number"),
         ("d6:5a,d6:6a a 20", "dice field must be"),
-        ("d6:5a/d6:6a c 20", "mover must be 'a' or 'b'"),
+        ("d6:5a/d6:6a c 20", "the mover must be A or B"),
         ("d6:5/d6:6a a 20", "needs a zone"),
         ("d6:5x/d6:6a a 20", "is not of the form"),
         ("d7:5a/d6:6a a 20", "is a d7: the dice set"),

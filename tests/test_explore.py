@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import warnings
@@ -84,10 +85,10 @@ def test_best_is_what_best_json_prints(client):
 
 def test_best_where_players_choose_at_once_gives_each_players_strategy(client):
     answer = get(client, "/api/best", game="dicefights", position=FIGHT, depth=1).json()
-    assert [p["player"] for p in answer["players"]] == ["P1", "P2"]
+    assert [p["player"] for p in answer["players"]] == ["A", "B"]
     assert abs(sum(answer["players"][0]["strategy"].values()) - 1) < 1e-9
     played = get(client, "/api/apply", game="dicefights", position=FIGHT, move="keep | roll 2g").json()
-    assert played["played"] == "P1 keep | P2 roll 2g" and played["kind"] == "chance"
+    assert played["played"] == "A keep | B roll 2g" and played["kind"] == "chance"
 
 
 def test_the_tree_is_svg(client):
@@ -103,7 +104,7 @@ def test_the_tree_is_svg(client):
     ("/api/position", {"game": "rolldown", "position": ENDGAME, "rule": "ace=both"}, "rule option ace"),
     ("/api/apply", {"game": "rolldown", "position": ENDGAME, "move": "d6xd8"}, "'d6xd8' is not legal here"),
     ("/api/apply", {"game": "rolldown", "position": ENDGAME, "roll": "1"}, "nothing to roll"),
-    ("/api/apply", {"game": "dicefights", "position": FIGHT, "move": "keep"}, "one choice for each of P1, P2"),
+    ("/api/apply", {"game": "dicefights", "position": FIGHT, "move": "keep"}, "one choice for each of A, B"),
     ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "99"}, "depth must be between 1 and 20"),
     ("/api/best", {"game": "rolldown", "position": ENDGAME, "depth": "two"}, "depth must be a number"),
     ("/api/probe", {"game": "dicegeddon", "position": "d4:3a/d4:3a a 20"}, "Dicegeddon has no stored exact values"),
@@ -323,6 +324,40 @@ def test_a_job_waits_for_a_free_worker_says_so_and_is_cancelled_while_waiting():
 
     asyncio.run(scenario())
     jobs.close()
+
+
+@pytest.mark.parametrize("game, position", [("dicefights", FIGHT), ("rolldown", ENDGAME)])
+def test_best_serves_exactly_what_best_json_prints(tmp_path, game, position):
+    """One builder for both (issue 27): the same fields and the same moves, values and line."""
+    from click.testing import CliRunner
+
+    from dicetree.cli.main import main
+
+    with TestClient(create_app(results=tmp_path, tables_dir=str(tmp_path / "tables"))) as own:
+        served = get(own, "/api/best", game=game, position=position, depth=1).json()
+    printed = json.loads(CliRunner().invoke(main, ["best", game, position, "--depth", "1", "--json", "--tables",
+                                                   str(tmp_path / "tables")]).stdout)
+    timing = {"time"}
+    assert set(served) == set(printed)
+    assert {k: v for k, v in served.items() if k not in timing} == {k: v for k, v in printed.items() if k not in timing}
+    assert served["schema"] == "dicetree.best/1" and served["pv"]
+
+
+def test_a_port_in_use_is_one_line_and_exit_2():
+    import socket
+
+    from click.testing import CliRunner
+
+    from dicetree.cli.main import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["explore", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"error: port {port} on 127.0.0.1 is in use (another explorer?): "
+                                     "choose another with --port")
 
 
 def test_a_roll_for_it_card_is_drawn_with_its_dice_faces(client):

@@ -66,8 +66,8 @@ def test_a_seat_that_names_no_player_is_one_line_exit_2():
 
 def test_simultaneous_choices_are_asked_of_your_seat_and_reviewed():
     out = play("dicefights", "3:0:5:111=2a1d2g 2:0:5:111=1a2d2g reroll", "--depth", "1", typed="keep\nquit\n")
-    assert "P1 chooses from: keep" in out and "P1 keep | P2" in out
-    assert "1. P1 keep" in out
+    assert "A chooses from: keep" in out and "A keep | B" in out
+    assert "1. A keep" in out
 
 
 @pytest.mark.parametrize("name", game_names())

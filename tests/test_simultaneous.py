@@ -165,11 +165,15 @@ def test_chance_and_terminal_roots_are_refused():
         searcher.search("end:1", depth=1)
 
 
-def test_results_serialize_with_strategies():
-    answer = SimultaneousSearcher(TwoStage()).search("root", depth=2).to_json()
+def test_results_serialize_with_strategies_and_a_principal_line():
+    from dicetree.solver.analysis import simultaneous_json
+
+    result = SimultaneousSearcher(TwoStage()).search("root", depth=2)
+    answer = simultaneous_json(result, "twostage")
     assert answer["node"] == "simultaneous" and answer["depth"] == 2
     assert sum(answer["players"][0]["strategy"].values()) == pytest.approx(1)
-    assert {"choice", "value", "loss", "probability"} == set(answer["players"][1]["choices"][0])
+    assert {"move", "value", "loss", "tied", "probability"} == set(answer["players"][1]["moves"][0])
+    assert answer["pv"] and answer["pv"] == list(result.pv)
 
 
 def test_only_games_declaring_simultaneous_moves_have_them():

@@ -88,7 +88,7 @@ def test_a_duel_on_two_processes_stops_at_once_and_resumes_from_its_log(tmp_path
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
 def test_an_army_study_on_two_processes_stops_at_once_and_resumes_from_its_cells(tmp_path, how):
-    log = tmp_path / "army-log.jsonl"
+    log = tmp_path / "army" / "army-log.jsonl"  # -o names the study's folder
     args = [*DICETREE, "study", "dicegeddon", "--army-size", "12", "--exact-limit", "0", "--games", "400",
             "--jobs", "2", "-o", str(tmp_path / "army")]
     result, took, left = stop_when(args, lambda: lines_in(log) >= 3, how, tmp_path)
@@ -101,7 +101,7 @@ def test_an_army_study_on_two_processes_stops_at_once_and_resumes_from_its_cells
 
 
 def test_an_army_study_on_a_dask_cluster_stops_at_once(tmp_path):
-    log = tmp_path / "army-log.jsonl"
+    log = tmp_path / "army" / "army-log.jsonl"  # -o names the study's folder
     args = [*DICETREE, "study", "dicegeddon", "--army-size", "12", "--exact-limit", "0", "--games", "400",
             "--workers", "2", "-o", str(tmp_path / "army")]
     result, took, left = stop_when(args, lambda: lines_in(log) >= 3, signal.SIGINT, tmp_path)

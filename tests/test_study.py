@@ -33,8 +33,8 @@ def test_cli_values_equal_probes_and_best_moves_are_legal_and_top(tables, tmp_pa
     assert result.exit_code == 0, result.output
     game = Rolldown()
     base = Tablebase(TableStore(tables))
-    header, rows = read_csv(stem.with_name("d8-d6.csv"))
-    _, moves = read_csv(stem.with_name("d8-d6-moves.csv"))
+    header, rows = read_csv(stem / "d8-d6.csv")
+    _, moves = read_csv(stem / "d8-d6-moves.csv")
     assert header[1:] == [str(c) for c in range(1, 7)] and [r[0] for r in rows] == [str(r) for r in range(1, 9)]
     for row, move_row in zip(rows, moves):
         for col, (cell, move) in enumerate(zip(row[1:], move_row[1:]), 1):
@@ -44,8 +44,8 @@ def test_cli_values_equal_probes_and_best_moves_are_legal_and_top(tables, tmp_pa
             assert move in values  # a legal move ...
             assert values[move] == pytest.approx(max(values.values()), abs=1e-9)  # ... with the top value
     for name in ("d8-d6.png", "d8-d6-moves.png"):
-        assert stem.with_name(name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert stem.with_name("d8-d6-gain.png").exists() == (hand != "-/-")
+        assert (stem / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (stem / "d8-d6-gain.png").exists() == (hand != "-/-")
 
 
 def test_gain_is_value_with_card_minus_without(tmp_path):
@@ -94,11 +94,11 @@ def test_dicegeddon_army_study_writes_the_matrix_and_the_mix(tmp_path):
     result = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "8", "-o", str(tmp_path / "army-8")])
     assert result.exit_code == 0, result.output
     assert "4 armies, 10 pairings: 10 exact" in result.output and "certified: True" in result.output
-    rows = (tmp_path / "army-8.csv").read_text().splitlines()
+    rows = (tmp_path / "army-8" / "army-8.csv").read_text().splitlines()
     assert len(rows) == 5  # a header and one row per army: d4, d6, d8, d4+d4
-    assert (tmp_path / "army-8.png").stat().st_size > 0
-    assert "d4,d4" in (tmp_path / "army-8-nash.csv").read_text()
-    cells = (tmp_path / "army-8-cells.csv").read_text().splitlines()
+    assert (tmp_path / "army-8" / "army-8.png").stat().st_size > 0
+    assert "d4,d4" in (tmp_path / "army-8" / "army-8-nash.csv").read_text()
+    cells = (tmp_path / "army-8" / "army-8-cells.csv").read_text().splitlines()
     assert len(cells) == 11 and all(",exact," in row for row in cells[1:])
     missing = CliRunner().invoke(main, ["study", "dicegeddon", "-o", str(tmp_path / "x")])
     assert missing.exit_code == 2 and "--army-size" in missing.output
@@ -116,7 +116,7 @@ def test_dicegeddon_army_study_samples_what_it_does_not_solve(tmp_path):
     # only d4 vs d4 (estimate 8*8*4 = 256) is solved; the other 9 pairings are played
     assert "10 pairings: 1 exact" in result.output and "9 sampled by self-play of solver:depth=1" in result.output
     assert "redrawn within the sampling error" in result.output
-    cells = (tmp_path / "army-8-cells.csv").read_text().splitlines()
+    cells = (tmp_path / "army-8" / "army-8-cells.csv").read_text().splitlines()
     assert sum(",sampled," in row for row in cells) == 9
     for bad, message in ((["--games", "3"], "--games must be even"), (["--strategy", "clever"], "unknown strategy")):
         wrong = CliRunner().invoke(main, args + bad)
@@ -139,6 +139,6 @@ def test_dicegeddon_single_pairing_exact_or_sampled_the_same_over_any_jobs():
     assert "40 games of solver:depth=1 self-play" in one.output
     assert one.output.split("; ")[:2] == two.output.split("; ")[:2]  # same value and interval
     for bad, message in ((["--pairing", "d4"], "ARMY/ARMY"), (["--pairing", "d4/d20,d4"], "more than the army size"),
-                         ([], "needs -o NAME")):
+                         ([], "needs -o FOLDER")):
         wrong = CliRunner().invoke(main, ["study", "dicegeddon", "--army-size", "20", *bad])
         assert wrong.exit_code == 2 and message in wrong.output, wrong.output

@@ -222,7 +222,7 @@ async function engineTurn() {
   } else if (node.kind === "simultaneous" && state.analysis && Array.isArray(state.analysis.players)) {
     const choosing = node.players.filter((name, index) => (node.choices[index] || []).length);
     if (choosing.length && choosing.every(engineSeat)) {
-      const picks = choosing.map((name) => sample(state.analysis.players.find((p) => p.player === name).choices));
+      const picks = choosing.map((name) => sample(choicesOf(state.analysis.players.find((p) => p.player === name))));
       await play({ move: picks.join(" | ") });
     }
   }
@@ -241,11 +241,11 @@ function showReview() {
       for (const [player, choice] of Object.entries(state.picks[index])) {
         if (engineSeat(player)) continue;
         const own = answer.players.find((entry) => entry.player === player);
-        const choices = own ? (own.choices || []) : [];
-        const chosen = choices.find((entry) => entry.choice === choice);
+        const choices = choicesOf(own);
+        const chosen = choices.find((entry) => (entry.choice ?? entry.move) === choice);
         const best = choices.reduce((top, entry) => (!top || entry.value > top.value ? entry : top), null);
         if (!chosen || !best) continue;
-        rows.push([index + 1, `${player} ${best.choice}`, `${player} ${choice}`, chosen.value, chosen.loss || 0]);
+        rows.push([index + 1, `${player} ${best.choice ?? best.move}`, `${player} ${choice}`, chosen.value, chosen.loss || 0]);
       }
       return;
     }
@@ -428,6 +428,15 @@ function bar(value, low, high, kind) {
   return outer;
 }
 
+function choicesOf(player) {  // a player's ranked options in an answer (``moves``, as ``best --json`` gives them)
+  return player ? (player.moves || player.choices || []) : [];
+}
+
+function lossText(move, index) {  // as the command line prints a loss: never negative, ties said
+  if (index === 0) return "";
+  return move.tied ? "(tied)" : Math.max(0, move.loss || 0).toFixed(4);
+}
+
 function cell(row, content, className) {
   const td = document.createElement("td");
   if (content instanceof Node) td.appendChild(content); else td.textContent = content;
@@ -454,7 +463,7 @@ function moveTable(moves, mover) {
     cell(row, button);
     cell(row, move.value.toFixed(4), "number");
     cell(row, bar(move.value, low, high, "value"));
-    cell(row, index === 0 ? "" : move.loss.toFixed(4), "number loss");
+    cell(row, lossText(move, index), "number loss");
     cell(row, index === 0 ? "" : bar(move.loss, 0, worst, "loss"));
     body.appendChild(row);
   });
@@ -471,15 +480,15 @@ function choiceTable(player) {
   table.className = "choices";
   table.innerHTML = "<thead><tr><th>choice</th><th>value</th><th>loss</th><th>probability</th><th></th></tr></thead>";
   const body = document.createElement("tbody");
-  for (const choice of player.choices || player.moves || []) {
+  choicesOf(player).forEach((choice, index) => {
     const row = document.createElement("tr");
     cell(row, choice.choice ?? choice.move);
     cell(row, choice.value.toFixed(4), "number");
-    cell(row, choice.loss ? choice.loss.toFixed(4) : "", "number loss");
+    cell(row, lossText(choice, index), "number loss");
     cell(row, (100 * choice.probability).toFixed(1) + "%", "number");
     cell(row, bar(choice.probability, 0, 1, "value"));
     body.appendChild(row);
-  }
+  });
   table.appendChild(body);
   wrapper.appendChild(table);
   return wrapper;
@@ -496,7 +505,7 @@ function jointPicker(players) {
     const name = state.node.players[index];
     if (engineSeat(name)) {
       const answer = players.find((player) => player.player === name);
-      engines.push({ at: selects.length, pick: () => (answer ? sample(answer.choices) : own[0]) });
+      engines.push({ at: selects.length, pick: () => (answer ? sample(choicesOf(answer)) : own[0]) });
       const label = document.createElement("span");
       label.className = "muted";
       label.textContent = `${name}: the engine's choice`;
@@ -507,7 +516,7 @@ function jointPicker(players) {
     const select = document.createElement("select");
     select.className = "joint-choice";
     const answer = players.find((player) => player.player === state.node.players[index]);
-    const ranked = answer ? [...(answer.choices || answer.moves || [])].sort((a, b) => b.probability - a.probability) : [];
+    const ranked = answer ? [...choicesOf(answer)].sort((a, b) => b.probability - a.probability) : [];
     const likeliest = ranked.length ? (ranked[0].choice ?? ranked[0].move) : own[0];
     for (const name of own) {
       const option = document.createElement("option");

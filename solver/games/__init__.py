@@ -38,9 +38,9 @@ def game_names() -> list[str]:
 
 
 def game_class(name: str) -> type[Game]:
-    """The class of the game called ``name`` (one line naming the known games if there is none)."""
+    """The class of the game called ``name``, in any case (one line naming the known games if there is none)."""
     try:
-        module_name, _, class_name = GAMES[name].partition(":")
+        module_name, _, class_name = GAMES[name.lower()].partition(":")
     except KeyError:
         raise GameError(f"unknown game '{shorten(name)}': known games are {', '.join(game_names())}") from None
     return getattr(import_module(module_name), class_name)

@@ -6,9 +6,9 @@ and the Red die of the roll to record.
 >>> game = DiceCards()
 >>> drawn = game.board(game.parse("SOL=B6,R5 SUD=16 BB=9,7 BG=- HOP=1,2 DBL=- t0 8/50 B4R2"))
 >>> drawn.status
-'P1 records a number of the roll (roll 9 of 50)'
+'A records a number of the roll (roll 9 of 50)'
 >>> [(zone.owner, zone.title, len(zone.pieces)) for zone in drawn.zones]
-[('', 'roll', 3), ('P1', 'cards', 6), ('P1', 'score', 2)]
+[('', 'roll', 3), ('A', 'cards', 6), ('A', 'score', 2)]
 >>> drawn.zones[0].pieces[0], drawn.zones[1].pieces[0].lines
 (Die(sides=6, face=4, note='black', colour='black', dim=False, highlight=False), ('B6,R5', '0 points'))
 """

@@ -13,6 +13,7 @@ from dicetree.solver.games.dicecards.cards import Card
 from dicetree.solver.games.dicecards.library import CardLibrary
 from dicetree.solver.games.dicecards.rules import rolls_recorded, tickets_given
 from dicetree.solver.games.dicecards.state import COPIES, FACES, HAND, OVER, RECORD, ROLL, DiceCardsState, Seat
+from dicetree.solver.players import LETTERS, player_name, player_seat
 from dicetree.solver.rule_options import shorten
 
 
@@ -41,11 +42,12 @@ Dice Cards position notation (one player's; several players: below). Space-separ
 A lost roll (one recorded on no card) is only counted in <rolls done>: the rolls recorded on the
 cards never exceed it, and the difference is the lost ones.
 
-Several players on the same rolls (rule option players=N): each player's cards and tickets, P1
-first, separated by |, then the shared fields; while a record is due, P<k> says who records next
-(players record each roll in seat order, and <rolls done> counts it once the last has):
+Several players on the same rolls (rule option players=N): each player's cards and tickets, A
+first, separated by |, then the shared fields; while a record is due, a last B, C, ... says who
+records next (players record each roll in seat order, and <rolls done> counts it once the last
+has; b and P2 are read as B too):
 
-  <P1 card>=<marks> ... t<tickets> | <P2 card>=<marks> ... t<tickets> <done>/<rolls> <next> [P<k>]
+  <A card>=<marks> ... t<tickets> | <B card>=<marks> ... t<tickets> <done>/<rolls> <next> [<player>]
 
   A player's cards are all different; two players may hold the same card, three may not (the box
   has two copies of each). Who wins: the highest final score, then the most unused tickets, else
@@ -80,14 +82,13 @@ Examples:
       a fresh game with six cards
   HOP=1,2,3 t0 3/50 B4R5
       Hopscotch alone, three squares hopped: 4-5 takes both dice
-  HOP=1,2 DBL=4-4 t0 | HOP=1 BB=4,9 t0 3/50 B4R4 P2
-      two players (players=2): P1 has recorded the roll of 4 and 4 on Doubles, P2 records it next
+  HOP=1,2 DBL=4-4 t0 | HOP=1 BB=4,9 t0 3/50 B4R4 B
+      two players (players=2): A has recorded the roll of 4 and 4 on Doubles, B records it next
 """
 
 _TICKETS = re.compile(r"t(0|[1-9][0-9]{0,3})$")
 _ROLLS = re.compile(r"(0|[1-9][0-9]{0,3})/(0|[1-9][0-9]{0,3})$")
 _DICE = re.compile(r"B([1-9])R([1-9])$")
-_SEAT = re.compile(r"P[1-9]$")
 
 
 def notation_help(game: CardGame) -> str:
@@ -107,10 +108,12 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
                             "plays that game)")
     words = segments[-1].split()
     turn = 0
-    if players > 1 and words and _SEAT.match(words[-1]):
-        turn = int(words.pop()[1:]) - 1
+    named = player_seat(words[-1], len(LETTERS)) if players > 1 and words else None
+    if named is not None:
+        turn = named
+        words.pop()
         if turn >= players:
-            raise PositionError(f"P{turn + 1} records next, but the game has {players} players")
+            raise PositionError(f"{player_name(turn)} records next, but the game has {players} players")
     if len(words) < 4:
         raise PositionError(f"a Dice Cards position is <card>=<marks> ... t<tickets> <done>/<rolls> <next>, "
                             f"not '{shorten(text)}' (see `dicetree notation dicecards`)")
@@ -128,12 +131,12 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
         raise PositionError(f"{done} rolls done of {total}")
     phase, roll = _next(next_word, done, total)
     if turn and phase != RECORD:
-        raise PositionError(f"P{turn + 1} records next, but no roll is shown: write the dice (B<black>R<red>) first")
+        raise PositionError(f"{player_name(turn)} records next, but no roll is shown: write the dice (B<black>R<red>) first")
     copies: dict[str, int] = {}
     for player, (cards, marks, tickets) in enumerate(parsed):
         recorded = rolls_recorded(cards, marks)
         allowed = done + (1 if phase == RECORD and player < turn else 0)
-        whose = f"P{player + 1}'s cards" if players > 1 else "the cards"
+        whose = f"{player_name(player)}'s cards" if players > 1 else "the cards"
         if recorded > allowed:
             raise PositionError(f"{whose} hold {recorded} records after only {allowed} rolls")
         given = tickets_given(cards, marks)
@@ -151,7 +154,7 @@ def parse_position(text: str, game: CardGame) -> DiceCardsState:
 
 def _parse_hand(words: list[str], game: CardGame, player: int, players: int) -> tuple[list[Card], tuple, int]:
     """One player's cards (with their marks) and unused tickets from their words."""
-    whose = f"P{player + 1}'s hand" if players > 1 else "the hand"
+    whose = f"{player_name(player)}'s hand" if players > 1 else "the hand"
     if len(words) < 2:
         raise PositionError(f"{whose} '{shorten(' '.join(words))}' is not <card>=<marks> ... t<tickets>")
     *card_words, ticket_word = words
@@ -206,7 +209,7 @@ def format_position(state: DiceCardsState, game: CardGame) -> str:
         words = [f"{code}={game.library[code].format_marks(m)}" for code, m in zip(cards, marks)]
         hands.append(" ".join(words + [f"t{tickets}"]))
     if state.phase == RECORD:
-        next_word = f"B{state.roll[0]}R{state.roll[1]}" + (f" P{state.turn + 1}" if state.players > 1 else "")
+        next_word = f"B{state.roll[0]}R{state.roll[1]}" + (f" {player_name(state.turn)}" if state.players > 1 else "")
     else:
         next_word = "end" if state.phase == OVER else "roll"
     return f"{' | '.join(hands)} {state.rolls}/{game.rolls} {next_word}"

@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from dicetree.cache.store import TableStore
+from dicetree.cache.store import TableStore, tables_flag
 from dicetree.solver.game import GameError
 from dicetree.solver.games.dicecards.approximation import CardValues
 from dicetree.solver.games.dicecards.cards import Card, card_states_from
@@ -32,8 +32,8 @@ from dicetree.solver.games.dicecards.rules import record_name
 from dicetree.solver.games.dicecards.state import OVER, RECORD, DiceCardsState
 from dicetree.solver.rule_options import RuleOption, shorten
 from dicetree.solver.limits import SearchStats
-from dicetree.solver.providers import announce
-from dicetree.solver.ranking import rank_moves
+from dicetree.solver.providers import StoredSet, announce
+from dicetree.solver.ranking import format_loss, rank_moves
 from dicetree.solver.search import SearchResult
 
 STORE_NAME = "dicecards"
@@ -117,6 +117,12 @@ class CardTables:
             progress(len(codes), len(codes), "")
         return lines
 
+    def stored(self) -> list[StoredSet]:
+        """What is stored, as figures (``tablebase stats --json``)."""
+        if not self.store.list(STORE_NAME):
+            return []
+        return [StoredSet(STORE_NAME, str(self.store.root / STORE_NAME), self.store.stats(STORE_NAME))]
+
     def damaged(self) -> list[tuple[str, str]]:
         """Every stored card solution that fails its checksum (all read): ``(path, problem)``."""
         return self.store.check(STORE_NAME)
@@ -127,7 +133,7 @@ class CardTables:
         figures = self.store.stats(STORE_NAME)
         lines = [f"Dice Cards card solutions in {self.store.root / STORE_NAME}"]
         if not entries:
-            return lines + ["  none yet: `dicetree tablebase build dicecards`"]
+            return lines + [f"  none yet: `dicetree tablebase build dicecards{tables_flag(self.store.root)}`"]
         for entry in entries:
             lines.append(f"  {entry['signature']}: {entry['card']}, {len(entry['states']):,} states")
         lines.append(f"  {figures.tables} tables, built in {figures.build_time:.1f} s, "
@@ -257,7 +263,7 @@ class CardTables:
     def describe_answer(answer: Mapping[str, Any]) -> str:
         lines = [answer["position"], f"{answer['meaning']}: {answer['value']:.6f}"]
         for rank, move in enumerate(answer["moves"], 1):
-            loss = "" if rank == 1 else f"{-move['loss']:+.6f}"
+            loss = format_loss(move["loss"], rank, digits=6)
             lines.append(f"{rank:>3}  {move['move']:<14} {move['value']:.6f}  {loss}")
         return "\n".join(lines)
 

@@ -6,9 +6,9 @@ re-rolled marked, and what the players choose next.
 >>> game = DiceFights()
 >>> drawn = game.board(game.parse("16:4:6:211=2a2d2g 13:9:5:121=1a3d1g reroll"))
 >>> drawn.status
-'P1 and P2 choose at once which dice to re-roll'
+'A and B choose at once which dice to re-roll'
 >>> [(zone.owner, zone.title, len(zone.pieces)) for zone in drawn.zones]
-[('P1', 'tracks', 6), ('P1', 'rolled', 6), ('P2', 'tracks', 6), ('P2', 'rolled', 5)]
+[('A', 'tracks', 6), ('A', 'rolled', 6), ('B', 'tracks', 6), ('B', 'rolled', 5)]
 >>> drawn.zones[1].pieces[0]
 Die(sides=6, face='⚔', note='sword', colour='#f6d2cb', dim=False, highlight=False)
 """

@@ -7,7 +7,7 @@ evaluation (:mod:`~dicetree.solver.games.dicefights.evaluation`).
 >>> game = DiceFights()
 >>> state = game.parse(game.example_position())
 >>> game.format(state), game.player_name(1)
-('16:4:6:211=2a2d2g 13:9:5:121=1a3d1g reroll', 'P2')
+('16:4:6:211=2a2d2g 13:9:5:121=1a3d1g reroll', 'B')
 >>> round(game.evaluate(state, 0) + game.evaluate(state, 1), 9)
 1.0
 """
@@ -26,7 +26,7 @@ from dicetree.solver.games.dicefights.state import MAX_PLAYERS, MIN_PLAYERS, Dic
 class DiceFights(DiceFightsRules):
     """Dice Fights with fixed rule options (``DiceFights(players=3, race="split")``; see
     :data:`~dicetree.solver.games.dicefights.rules.RULE_OPTIONS`). Perfect information, so ``observe`` and
-    ``player_name`` (``P1`` .. ``P6``) are the interface's defaults."""
+    ``player_name`` (``A`` .. ``F``) are the interface's defaults."""
 
     game_type = GameType(
         short_name="dicefights", long_name="Dice Fights", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,

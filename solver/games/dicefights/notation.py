@@ -12,7 +12,7 @@ it), and the canonical form is the only one accepted (no leading zeros, the phas
 >>> parse_position("0:0:5:111 -2:0:5:111 over:2", game)
 Traceback (most recent call last):
 ...
-dicetree.solver.game.PositionError: P1 (Life 0) fell with P2 in the last round (a game ends when one player is left) and is less dead than P2 (Life -2): when everyone left falls together the least dead win; write over:1
+dicetree.solver.game.PositionError: A (Life 0) fell with B in the last round (a game ends when one player is left) and is less dead than B (Life -2): when everyone left falls together the least dead win; write over:1
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ _DICE_ITEM = re.compile(rf"{_DIGITS}c$")
 _OVER = re.compile(r"over:([1-9]+)$")
 
 NOTATION_TEXT = """\
-Dice Fights position notation: one field per player (seat order P1, P2, ...; 2 to 6 players), then
+Dice Fights position notation: one field per player (seat order A, B, ...; 2 to 6 players), then
 the phase:
 
-  <P1> <P2> [<P3> ...] [<phase>]
+  <A> <B> [<C> ...] [<phase>]
   player:  <life>:<bank>:<dice>[+]:<attack><defense><gold>[=<roll>][><purchase>]
 
   life       Life Tracker: 1..20 (20 = full health), 0 = out of the game. In a finished game
@@ -84,12 +84,12 @@ the phase:
     target     all players choose at once whom to attack (three or more players still in)
     buy        all players choose at once what to buy
     race       chance: a random priority order settles clashing purchases (race rule "chance")
-    over:<winners>  the game is over; the winners' seat numbers, e.g. over:2 (several: a draw)
+    over:<winners>  the game is over; the winners' seat numbers (1 for A, 2 for B, ...), e.g. over:2 (several: a draw)
 
 Numbers are written without leading zeros, and nothing follows the phase.
 
 Moves: re-rolls are named by how many dice showing each symbol go again (keep, roll 1a+2g, roll
-2d+B); targets 'at P3'; purchases like the purchase field, with 'nothing'.
+2d+B); targets 'at C'; purchases like the purchase field, with 'nothing'.
 
 {assumption}
 
@@ -97,12 +97,12 @@ Examples:
   20:0:5:111 20:0:5:111 roll
       A new two-player game: both roll next.
   {example}
-      Both have rolled and choose their re-rolls at once. P1 (Life 16, 4 Gold, 6 Core Dice,
+      Both have rolled and choose their re-rolls at once. A (Life 16, 4 Gold, 6 Core Dice,
       Attack 2) shows 2 Swords, 2 Shields, 2 Gold.
   20:12:5:111 18:33:7+:121 buy
-      P2 owns the Game Box; both choose their purchases.
+      B owns the Game Box; both choose their purchases.
   14:0:6:211=3a1d2g 0:0:5:111 11:0:5:111=1a2d2g 9:2:5:111=1a2d2g target
-      Four seats, P2 is out; P1's 6 attack can hurt both P3 and P4, so P1 chooses a target.
+      Four seats, B is out; A's 6 attack can hurt both C and D, so A chooses a target.
 """
 
 
@@ -148,7 +148,7 @@ def reroll_text(choice: Reroll) -> str:
 
 def action_name(state: DiceFightsState, action, game: DiceFightsRules) -> str:
     """The name of a chance outcome (everyone's roll, a priority order), of one player's choice, or
-    of a joint choice (``P1 keep | P2 roll 1a``)."""
+    of a joint choice (``A keep | B roll 1a``)."""
     phase = state.phase
     if phase in (ROLL, REROLLING):
         return ", ".join(
@@ -276,7 +276,7 @@ def _player(token: str, who: str) -> _Field:
 
 
 def _number(digits: str, where: str) -> int:
-    """The number ``digits`` read in ``where`` (e.g. "P1's roll '2a2d1g'"), refused unless canonical."""
+    """The number ``digits`` read in ``where`` (e.g. "A's roll '2a2d1g'"), refused unless canonical."""
     value = int(digits)
     if str(value) != digits:
         raise PositionError(
@@ -496,7 +496,7 @@ def _winners_problem(life: Sequence[int], winners: tuple[int, ...], game: DiceFi
 
 
 def _seats(players: Sequence[int]) -> str:
-    """Seat numbers as ``over:`` writes them: ``13`` for P1 and P3."""
+    """Seat numbers as ``over:`` writes them: ``13`` for A and C."""
     return "".join(str(p + 1) for p in players)
 
 

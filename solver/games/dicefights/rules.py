@@ -1,6 +1,6 @@
 """Dice Fights, every rule: rolls, the simultaneous re-roll, targets, damage, Gold, the purchase race.
 
-Rules text: ``shared/rules/dice-fights.txt``. Players are seats 0..N-1 (``P1``..``PN`` in output),
+Rules text: ``shared/rules/dice-fights.txt``. Players are seats 0..N-1 (``A``..the letters in output),
 2 to 6 of them (30 Core Dice, five a player).
 
 **A player** has a Life Tracker (20 = full health; at 0 or below the player is out), a Bank (no

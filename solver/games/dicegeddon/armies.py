@@ -44,6 +44,7 @@ from dicetree.solver.games.dicegeddon.rules import army_text as army_name
 from dicetree.solver.matrix_game import solve_matrix_game
 from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
 from dicetree.solver.pov import PointOfView
+from dicetree.solver.providers import study_stem
 from dicetree.solver.rule_options import RuleOption, shorten
 
 
@@ -321,7 +322,8 @@ class DicegeddonStudy:
         RuleOption("mulligan", "bool", False, "with the mulligan variant"),
         RuleOption("several_defenders", "bool", False, "with the several-defenders variant"),
         RuleOption("chains", "bool", True, "a defender may not be defended (rule chains=false)"),
-        RuleOption("output", "text", None, "NAME: writes NAME.csv, NAME.png, NAME-cells.csv and NAME-nash.csv"),
+        RuleOption("output", "folder", None, "FOLDER: writes NAME.csv, NAME.png, NAME-cells.csv and NAME-nash.csv "
+                   "into FOLDER, NAME being its name"),
         RuleOption("exact_limit", "int", None, f"pairings with a larger estimated state graph are sampled, not "
                    f"solved [default: {EXACT_LIMIT:,}]", low=0),
         RuleOption("strategy", "text", None, f"the strategy both sides play in sampled pairings [default: "
@@ -357,7 +359,7 @@ class DicegeddonStudy:
             armies = _pairing(game, str(pairing))
         else:
             if not output:
-                raise GameError("an army study needs -o NAME (or --pairing A/B for one pairing)")
+                raise GameError("an army study needs -o FOLDER (or --pairing A/B for one pairing)")
             armies = tuple(legal_armies(army_size, game.dice))
         exact_limit = values.get("exact_limit")
         config = StudyConfig(army_size, game.dice, mulligan, several, armies, strategy=strategy, games=games,
@@ -374,8 +376,7 @@ class DicegeddonStudy:
             return [f"{names}{variant}: {cell.value:.4f} for the first army; {how}; "
                     f"{time.perf_counter() - started:.1f} s"]
         total = len(armies) * (len(armies) + 1) // 2
-        stem = Path(str(output))
-        stem = stem.with_suffix("") if stem.suffix else stem
+        stem = study_stem(output)
         log = ResumeLog(stem.parent / f"{stem.name}-log.jsonl", _log_header(config))  # finished cells: resumable
         finished = [Cell(**entry) for entry in log.entries()]
         done = [len(finished)]

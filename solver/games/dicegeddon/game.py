@@ -73,9 +73,6 @@ class Dicegeddon(DicegeddonRules):
         """The opening of the configured armies, every die unrolled (chance rolls them: ``rng`` is not needed)."""
         return self.start(*self.armies)
 
-    def player_name(self, player: int) -> str:
-        return "AB"[player]
-
     def is_progress(self, state: DicegeddonState, action) -> bool:
         """Attacks are Dicegeddon's progress moves: the game ends only when a player has no active
         die, and only an attack removes one; recruits and defences can go on forever (battles cycle)."""

@@ -25,6 +25,7 @@ from dicetree.solver.games.dicegeddon.state import (
     ACTIVE, ATTACK, DEFEND, KEEP, OVER, PHASE_NAMES, PLACE, RECRUIT, REROLL, RESERVE, ROLLOFF, SETUP, STEP,
     DicegeddonState, Die,
 )
+from dicetree.solver.players import not_a_player, player_seat
 from dicetree.solver.rule_options import shorten
 
 NOTATION_HELP = """\
@@ -109,9 +110,10 @@ def parse_position(text: str, game) -> DicegeddonState:
             raise PositionError(f"the mover is - in phase {phase_f} (nobody has a turn), got '{shorten(mover_f)}'")
         mover = 0
     else:
-        if mover_f not in ("a", "b"):
-            raise PositionError(f"mover must be 'a' or 'b', got '{shorten(mover_f)}'")
-        mover = "ab".index(mover_f)
+        seat = player_seat(mover_f, 2)  # written a or b; A, B, P1, P2 read too
+        if seat is None:
+            raise PositionError(not_a_player(shorten(mover_f), 2, "the mover"))
+        mover = seat
     state = DicegeddonState(dice, mover, phase, pending, winners, army_size)
     _check(state, game)
     return state
@@ -270,8 +272,9 @@ def _phase(token: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         return PHASE_NAMES.index(token), (), ()
     if token == "draw":
         return OVER, (), (0, 1)
-    if token in ("won:a", "won:b"):
-        return OVER, (), ("ab".index(token[-1]),)
+    winner = player_seat(token[4:], 2) if token.startswith("won:") else None
+    if winner is not None:
+        return OVER, (), (winner,)
     m = _PAIR.match(token) or _ONE.match(token)
     if not m:
         raise PositionError(

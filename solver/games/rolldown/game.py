@@ -38,7 +38,6 @@ from dicetree.solver.games.rolldown.state import (
     NOBODY,
     OBJECTIVE_SUMS,
     OBJECTIVES,
-    PLAYER_NAMES,
     RolldownState,
 )
 from dicetree.solver.rule_options import RuleOption
@@ -137,9 +136,6 @@ class Rolldown(RolldownRules, Game):
     def new_game(self, rng: random.Random) -> RolldownState:
         """A single round's start: the roll-off, the twelve dice and both hands drawn with ``rng``."""
         return self.new_match("single", rng=rng)
-
-    def player_name(self, player: int) -> str:
-        return PLAYER_NAMES[player]
 
     def is_progress(self, state: RolldownState, action) -> bool:
         """Captures are RolldownBeta's progress moves."""

@@ -56,6 +56,7 @@ from dicetree.solver.games.rolldown.state import (
     RolldownState,
     SetFace,
 )
+from dicetree.solver.players import not_a_player, player_seat
 from dicetree.solver.rule_options import shorten
 
 NOTATION_HELP = """\
@@ -109,8 +110,8 @@ Examples:
 # ASCII digits only ([0-9], not \d): int() of other Unicode digits would accept non-canonical text
 _DIE_TOKEN = re.compile(r"d([0-9]+):([0-9]+)$")
 _SCORES = re.compile(r"([0-9]+)-([0-9]+)$")
-_PENDING = re.compile(r"(roll|queen):([ab])\.d([0-9]+)$")
-_WON = re.compile(r"won:([ab]):([0-9]+)$")
+_PENDING = re.compile(r"(roll|queen):([abAB])\.d([0-9]+)$")
+_WON = re.compile(r"won:([abAB]):([0-9]+)$")
 _ROUND = re.compile(r"[0-9]+$")
 SEEN_PREFIX = "seen:"
 MAX_FIELDS = 10  # dice, mover, hands, first-turn, mode, scores, round, discards, starter, phase
@@ -229,9 +230,12 @@ def action_name(state: RolldownState, action) -> str:
 
 # ----- fields ------------------------------------------------------------------------------------
 def _player(token: str, what: str) -> int:
-    if token not in PLAYER_LETTERS:
-        raise PositionError(f"{what} must be 'a' or 'b', got '{shorten(token)}'")
-    return PLAYER_LETTERS.index(token)
+    """The player ``token`` names: written ``a`` or ``b`` (capitals here are cards), read in every
+    form :mod:`dicetree.solver.players` reads (``A``, ``P1``)."""
+    seat = player_seat(token, len(PLAYER_LETTERS))
+    if seat is None:
+        raise PositionError(not_a_player(shorten(token), len(PLAYER_LETTERS), what))
+    return seat
 
 
 def _default_starter(first_turn: tuple[bool, bool], mover: int) -> int:
@@ -310,6 +314,7 @@ def _cards(text: str, player: str, what: str, allow_unknown: bool) -> tuple[int,
 def _first_turn(token: str) -> tuple[bool, bool]:
     if token == "-":
         return (False, False)
+    token = token.lower()  # A and B read as a and b, as everywhere
     if not token or set(token) - {"a", "b"} or len(set(token)) != len(token):
         raise PositionError(f"first-turn must be ab, a, b or -, got '{shorten(token)}'")
     return ("a" in token, "b" in token)
@@ -355,10 +360,10 @@ def _phase(token: str):
                 f"phase '{shorten(token)}' names a d{sides}: the dice are d4, d6, d8, d10, d12 and d20"
             )
         phase = PHASE_NAMES.index(match.group(1))
-        return phase, (PLAYER_LETTERS.index(match.group(2)), SLOT_OF_SIDES[sides]), -1, 0
+        return phase, (_player(match.group(2), "the die's owner"), SLOT_OF_SIDES[sides]), -1, 0
     match = _WON.match(token)
     if match:
-        return ROUND_OVER, None, PLAYER_LETTERS.index(match.group(1)), _number(match.group(2), token)
+        return ROUND_OVER, None, _player(match.group(1), "the round's winner"), _number(match.group(2), token)
     raise PositionError(
         f"unknown phase '{shorten(token)}': use -, roll:a.d8, queen:a.d8, q2, joker or won:a:24"
     )

@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from dicetree.solver.games.rolldown.cards import DIE_SIDES
+from dicetree.solver.players import notation_letter, player_name
 from dicetree.solver.pov import PointOfView
 
 # ----- players -------------------------------------------------------------------------------------
-PLAYER_NAMES = ("A", "B")
+PLAYER_NAMES = tuple(player_name(p) for p in range(2))
 """How output names players 0 and 1."""
-PLAYER_LETTERS = ("a", "b")
+PLAYER_LETTERS = tuple(notation_letter(p) for p in range(2))
 """How the notation writes them (the mover, the starter, a die's owner)."""
 NOBODY = -1
 """``RolldownState.seen_by`` of a position that is nobody's partial view (the mover's, or complete)."""

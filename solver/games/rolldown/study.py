@@ -47,6 +47,7 @@ from dicetree.solver.games.rolldown.notation import action_name, parse_position
 from dicetree.solver.games.rolldown.rules import RolldownRules
 from dicetree.solver.games.rolldown.state import Action, Capture, Reroll, RolldownState
 from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.providers import study_stem
 from dicetree.solver.rule_options import RuleOption
 
 NO_CARDS = "-/-"
@@ -262,8 +263,8 @@ class EndgameStudy:
         RuleOption("mine", "text", None, "the mover's dice, e.g. d8 or d8,d4:3 (one without a face: the rows)"),
         RuleOption("theirs", "text", None, "the opponent's dice, e.g. d6 or d6,d10:7 (one without a face: the columns)"),
         RuleOption("hand", "text", NO_CARDS, "hands as mover's/opponent's, e.g. K/- or QK/5"),
-        RuleOption("output", "text", None, "NAME: writes NAME.csv, NAME.png, NAME-moves.{csv,png} "
-                   "(and NAME-gain.{csv,png} with cards)"),
+        RuleOption("output", "folder", None, "FOLDER: writes NAME.csv, NAME.png, NAME-moves.{csv,png} "
+                   "(and NAME-gain.{csv,png} with cards) into FOLDER, NAME being its name"),
     )
 
     def __init__(self, ace: str = "online"):
@@ -272,17 +273,14 @@ class EndgameStudy:
     def run(self, values: Mapping[str, object], progress=None) -> list[str]:
         mine, theirs, output = values.get("mine"), values.get("theirs"), values.get("output")
         if not mine or not theirs or not output:
-            raise GameError("a RolldownBeta study needs --mine, --theirs and -o NAME")
+            raise GameError("a RolldownBeta study needs --mine, --theirs and -o FOLDER")
         spec = StudySpec.parse(str(mine), str(theirs), str(values.get("hand") or NO_CARDS))
         base = Tablebase(TableStore(cast("str | None", values.get("tables_dir"))), ace=self.ace)  # a path or None
         solved = run_study(spec, base)
         baseline = None
         if spec.hand.replace("-", "").replace("/", ""):
             baseline = run_study(StudySpec(spec.mine, spec.theirs, NO_CARDS), base)
-        stem = Path(str(output))
-        if stem.suffix in (".csv", ".png"):
-            stem = stem.with_suffix("")
-        written = write_study(stem, solved, baseline)
+        written = write_study(study_stem(output), solved, baseline)
         v = solved.values
         lines = [f"{spec.title}: {v.size} positions, mover's mean win probability {v.mean():.4f} "
                  f"(min {v.min():.4f}, max {v.max():.4f}); tables in {base.store.root}"]

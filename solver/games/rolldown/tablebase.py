@@ -39,13 +39,14 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 
 from dicetree.cache.packs import FixedPointTable, PackStore, PackWriter, encode_fixed
-from dicetree.cache.store import TableStore
+from dicetree.cache.store import TableStore, tables_flag
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.cards import UNKNOWN
 from dicetree.solver.games.rolldown.notation import action_name, format_position
 from dicetree.solver.games.rolldown.state import ACE_VARIANTS, DECIDE, PLAYER_LETTERS, ROUND_POV, Action, RolldownState
 from dicetree.solver.games.rolldown.tables import (
     DEFAULT_TOLERANCE,
+    STORED_BYTES,
     Batch,
     BatchStats,
     BuildEstimate,
@@ -63,8 +64,8 @@ from dicetree.solver.games.rolldown.tables import (
 )
 from dicetree.solver.limits import SearchStats
 from dicetree.solver.parallel import CLUSTER_OPTIONS, Workers
-from dicetree.solver.providers import Progress, announce
-from dicetree.solver.ranking import rank_moves
+from dicetree.solver.providers import Progress, StoredSet, announce
+from dicetree.solver.ranking import format_loss, rank_moves
 from dicetree.solver.rule_options import RuleOption
 from dicetree.solver.search import SearchResult
 
@@ -127,7 +128,7 @@ class Tablebase:
         cards = max(max(len(sig.my_hand), len(sig.their_hand)) for sig in sigs)
         return (f"the {len(old):,} tables in {self.packs.folder(self.game_name)} are stored one file each, a layout "
                 f"this dicetree no longer reads: remove that folder and rebuild them with "
-                f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}`")
+                f"`dicetree tablebase build rolldown --dice {dice} --cards {cards}{tables_flag(self.store.root)}`")
 
     # ----- probing -------------------------------------------------------------------------------
     def table(self, signature: Signature) -> np.ndarray | FixedPointTable | None:
@@ -230,6 +231,12 @@ class Tablebase:
                 "and both hands are known"
             )
         root = Signature.of_state(state)
+        if root.positions > limit and not self.has(root):  # refused at once: listing the closure takes a minute
+            raise GameError(
+                f"exact values here need the table {root.name} of {root.positions:,} positions "
+                f"({root.positions * STORED_BYTES / 2**30:,.0f} GiB stored) and the tables below it: beyond what is "
+                f"built on demand ({limit:,} positions); search instead (`--depth` or `--time`)"
+            )
         todo = self.missing(root)
         if not todo:
             return None
@@ -363,7 +370,7 @@ class Tablebase:
         if missing:
             raise GameError(f"{len(missing)} table(s) this position needs are not built (e.g. {missing[0].name}): "
                             f"run `dicetree tablebase build rolldown --dice {signature.dice} --cards "
-                            f"{max(len(signature.my_hand), len(signature.their_hand))}`")
+                            f"{max(len(signature.my_hand), len(signature.their_hand))}{tables_flag(self.store.root)}`")
         value = self.probe(state)
         assert value is not None  # covered, and its tables are built
         ranked = sorted(self.move_values(state), key=lambda item: -item[1])
@@ -377,9 +384,19 @@ class Tablebase:
         lines = [f"{answer['position']}   table {answer['signature']}",
                  f"{mover} to move; exact probability of winning the round, for {mover}: {answer['value']:.12f}"]
         for rank, move in enumerate(answer["moves"], 1):
-            loss = "" if rank == 1 else f"{move['loss']:.6f}"  # how much worse: never negative, as in `best`
+            loss = format_loss(move["loss"], rank, digits=6)  # how much worse: never negative, as in `best`
             lines.append(f"{rank:>3}  {move['move']:<12} {move['value']:.12f}  {loss}")
         return "\n".join(lines)
+
+    def stored(self) -> list[StoredSet]:
+        """What is stored, per Ace variant, as figures (``tablebase stats --json``)."""
+        found = []
+        for ace in ACE_VARIANTS:
+            base = Tablebase(self.store, ace)
+            if base.packs.shards(base.game_name):
+                found.append(StoredSet(base.game_name, str(base.packs.folder(base.game_name)),
+                                       base.packs.stats(base.game_name)))
+        return found
 
     def stats(self) -> list[str]:
         """What is stored, per Ace variant (``tablebase stats``): reads the packs' directories only."""
@@ -415,7 +432,7 @@ class Tablebase:
             if not figures.corrupt:
                 lines.append(base._endless_line(figures))
         if not found:
-            lines.append("  none yet: `dicetree tablebase build rolldown --dice 2`")
+            lines.append(f"  none yet: `dicetree tablebase build rolldown --dice 2{tables_flag(self.store.root)}`")
         return lines
 
 

@@ -55,7 +55,7 @@ from dicetree.solver.games.rollforit.strategies import strategy_kinds
 from dicetree.solver.games.rollforit.deck import DECK_NAMES, DEFAULT_DECK_FILE, Card, Deck, load_deck
 from dicetree.solver.games.rollforit.state import (
     DICE_PER_PLAYER, FACES, MAX_PLAYERS, MIN_PLAYERS, ROLL, TARGET, TURN, Complete, Flip, Place, Roll, RollForItState,
-    TurnChoice, faces_text, player_letter,
+    TurnChoice, faces_text,
 )
 from dicetree.solver.rule_options import RuleOption, shorten
 
@@ -290,9 +290,6 @@ class RollForIt(Game):
 
     def describe_value(self) -> str:
         return "probability that the mover wins the game (a shared win counts its share)"
-
-    def player_name(self, player: int) -> str:
-        return player_letter(player)
 
     board = draw_board  # Game.board: the position drawn (board.py)
 

@@ -11,9 +11,10 @@ from functools import lru_cache
 from dicetree.solver.game import PositionError
 from dicetree.solver.games.rollforit.rules import can_place, deck_cards, dice_on_cards, most_points
 from dicetree.solver.games.rollforit.state import (
-    DICE_PER_PLAYER, FLIP, OVER, PHASE_NAMES, PLACE, PLAYER_LETTERS, ROLL, TARGET, RollForItState,
+    DICE_PER_PLAYER, FLIP, OVER, PHASE_NAMES, PLACE, ROLL, TARGET, RollForItState,
     faces_text, player_letter,
 )
+from dicetree.solver.players import player_seat
 from dicetree.solver.rule_options import shorten
 
 _FACES = re.compile(r"[1-6]{1,6}$")
@@ -147,9 +148,8 @@ def parse_position(text: str, game) -> RollForItState:
 
 
 def _player(text: str, n: int) -> int | None:
-    if len(text) == 1 and text in PLAYER_LETTERS[:n]:
-        return PLAYER_LETTERS.index(text)
-    return None
+    """The seat ``text`` names (``A`` or ``a``, ``P1`` too: :func:`player_seat`), None if none."""
+    return player_seat(text, n)
 
 
 def _players_text(n: int) -> str:

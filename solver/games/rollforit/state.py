@@ -10,12 +10,13 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from dicetree.solver.players import player_name
+
 DICE_PER_PLAYER = 6
 FACES = 6
 TARGET = 40
 """The first player to score this many points (or more) wins."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-PLAYER_LETTERS = "ABCDEFGH"
 
 # Phases (``RollForItState.phase``); PHASE_NAMES gives each its notation word.
 TURN = 0
@@ -92,8 +93,9 @@ class Flip(NamedTuple):
 
 
 def player_letter(player: int) -> str:
-    """'A' for seat 0, 'B' for seat 1, ..."""
-    return PLAYER_LETTERS[player]
+    """'A' for seat 0, 'B' for seat 1, ...: the players' names (:mod:`dicetree.solver.players`), which
+    Roll For It!'s notation writes as they are."""
+    return player_name(player)
 
 
 @cache

@@ -25,6 +25,7 @@ from dicetree.solver.games.rollforit.deck import Card
 from dicetree.solver.games.rollforit.evaluation import expected_rolls
 from dicetree.solver.games.rollforit.rules import sub_multisets, without
 from dicetree.solver.games.rollforit.state import DICE_PER_PLAYER
+from dicetree.solver.providers import study_stem
 from dicetree.solver.rule_options import RuleOption
 
 
@@ -45,7 +46,8 @@ class CardChaseStudy:
 
     title = "which card to chase: each card's exact expected turns alone, points per turn, with dice placed"
     parameters = (
-        RuleOption("output", "text", None, "NAME: writes NAME.csv, NAME.md and NAME.png"),
+        RuleOption("output", "folder", None, "FOLDER: writes NAME.csv, NAME.md and NAME.png into FOLDER, NAME being "
+                   "its name"),
     )
 
     def __init__(self, game):
@@ -61,7 +63,7 @@ class CardChaseStudy:
                          f"{r['points'] / r['turns'][0]:>8.2f}   {more}")
         output = values.get("output")
         if output:
-            lines += self._write(Path(str(output)), rows)
+            lines += self._write(study_stem(output), rows)
         return lines
 
     def _write(self, stem: Path, rows: list[dict[str, Any]]) -> list[str]:
