@@ -11,6 +11,7 @@ so ``dicetree --help`` loads click and nothing heavy; each command loads the lib
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib import import_module
 
@@ -115,6 +116,16 @@ class DicetreeGroup(click.Group):
         except click.ClickException as error:
             fail(error.format_message(), error.exit_code)
         except click.Abort:
+            from dicetree.solver.parallel import workers_were_stopped
+
+            if workers_were_stopped():
+                click.echo("error: interrupted", err=True)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                # Not sys.exit: a process pool whose workers were stopped in the middle of a cell can
+                # leave its manager thread waiting forever, and the interpreter's exit joins it (seen
+                # once in ten duels stopped under load). What was finished is written and closed by now.
+                os._exit(INTERRUPTED)
             fail("interrupted", INTERRUPTED)
         sys.exit(status if isinstance(status, int) else 0)
 

@@ -225,9 +225,19 @@ def worker_started() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
+_workers_stopped: list[bool] = []
+
+
+def workers_were_stopped() -> bool:
+    """Whether this process stopped worker processes in the middle of their work (then its own exit
+    should not wait on the pool's threads: see ``dicetree.cli.main``)."""
+    return bool(_workers_stopped)
+
+
 def stop_at_once(pool: ProcessPoolExecutor) -> None:
     """Cancel what ``pool`` has queued and end its workers now (terminated, killed after
     :data:`STOP_WAIT` seconds), rather than letting them finish every queued cell."""
+    _workers_stopped.append(True)
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -254,6 +264,8 @@ def cluster_processes(already: Collection[int] = frozenset()) -> list[Any]:
 def stop_processes(processes: Iterable[Any], wait: float = STOP_WAIT) -> None:
     """End ``processes`` (``psutil.Process``): terminated, killed if alive after ``wait`` seconds."""
     import psutil
+
+    _workers_stopped.append(True)
 
     alive = []
     for process in processes:
@@ -292,4 +304,4 @@ def made_once(key: str, make: Callable[[], T]) -> T:
 
 
 __all__ = ["CLUSTER_OPTIONS", "STOP_WAIT", "Workers", "interrupted_by_sigterm", "local_processes", "made_once",
-           "stop_at_once", "stop_processes", "worker_started"]
+           "stop_at_once", "stop_processes", "worker_started", "workers_were_stopped"]
