@@ -81,7 +81,8 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=40000, help="positions of N dice valued by lookahead")
     parser.add_argument("--anchors", type=int, default=150000, help="exact positions of N - 1 dice")
     parser.add_argument("--small-anchors", type=int, default=10000, help="exact positions of each size below N - 1")
-    parser.add_argument("--hidden", default="64,32", help="hidden layers' sizes")
+    parser.add_argument("--hidden", default=None, help="hidden layers' sizes (default 64,32, or --start's; with "
+                        "--start, wider layers widen its network, its output kept: new units start silent)")
     parser.add_argument("--sweeps", type=int, default=30)
     parser.add_argument("--epochs", type=int, default=2, help="epochs of training a sweep")
     parser.add_argument("--rate", type=float, default=2e-3)
@@ -89,11 +90,16 @@ def main(argv=None) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-3, help="stop when the targets move less on average")
     parser.add_argument("--check", type=int, default=20000, help="fresh positions of each size to check against")
     parser.add_argument("--start", help="start from this network data file")
+    parser.add_argument("--batch", type=int, default=256, help="rows a training step")
+    parser.add_argument("--fresh", action="store_true", help="draw --positions new positions every sweep (more "
+                        "positions seen for the same memory; a sweep's change is then measured on the new ones)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True, help="the network's data file to write")
     parser.add_argument("--results-name", default=None, help="results file stem (default train-<N>dice)")
     args = parser.parse_args(argv)
-    hidden = [int(h) for h in args.hidden.split(",") if h]
+    start = load_network(args.start).net if args.start else None
+    hidden = ([int(h) for h in args.hidden.split(",") if h] if args.hidden
+              else start.sizes[1:-1].tolist() if start is not None else [64, 32])
     tablebase = Tablebase(TableStore(args.tables))
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
@@ -111,9 +117,13 @@ def main(argv=None) -> None:
         anchor_values.append(values)
     anchors = (np.concatenate(anchor_rows), np.concatenate(anchor_values))
     rows = sample_rows(rng, args.dice, args.positions)
-    net = (load_network(args.start).net if args.start
-           else Perceptron.initial([INPUT_LENGTH, *hidden, 1], rng))
-    key = hashlib.sha256(repr(sorted(vars(args).items())).encode()).hexdigest()[:12]
+    sizes = [INPUT_LENGTH, *hidden, 1]
+    net = (Perceptron.initial(sizes, rng) if start is None
+           else start if start.sizes.tolist() == sizes else start.widened(sizes, rng))
+    # the checkpoint's key: the arguments as the script had them before --batch and --fresh (so an older command resumes)
+    keyed = {k: v for k, v in vars(args).items() if not (k == "batch" and v == 256) and not (k == "fresh" and not v)}
+    keyed["hidden"] = args.hidden or "64,32"
+    key = hashlib.sha256(repr(sorted(keyed.items())).encode()).hexdigest()[:12]
     checkpoint = CELLS / "rolldown_network" / f"train-{args.dice}dice-{key}.npz"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
 
@@ -123,12 +133,13 @@ def main(argv=None) -> None:
 
     problem = LookaheadProblem(args.dice, below)
     result = value_iteration(problem, rows, net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
-                             rate=args.rate, decay=args.decay, tolerance=args.tolerance, checkpoint=checkpoint,
-                             progress=report)
+                             rate=args.rate, decay=args.decay, batch=args.batch, tolerance=args.tolerance,
+                             checkpoint=checkpoint, progress=report,
+                             fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None)
     seconds = time.perf_counter() - started
     training = {
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
-        "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed,
+        "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed, "fresh": args.fresh,
         "last_sweep": vars(result.sweeps[-1]) if result.sweeps else None,
         "command": "research/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
     }

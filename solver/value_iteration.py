@@ -31,6 +31,10 @@ with the same checkpoint resumes after the last sweep finished.
 [True, True, False, True, True, False]
 >>> result.converged
 True
+>>> drawn = value_iteration(Take(), rows, net, np.random.default_rng(0), sweeps=40, epochs=20, rate=3e-2,
+...                         fresh=lambda rng: rng.integers(1, 7, (12, 1)))  # new piles every sweep
+>>> (drawn.net.probabilities(Take().encode(rows)) > 0.5).tolist()
+[True, True, False, True, True, False]
 """
 
 from __future__ import annotations
@@ -117,13 +121,20 @@ def child_values(net: Perceptron, encoded: list[np.ndarray]) -> np.ndarray:
 def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rng: np.random.Generator, *,
                     anchors: tuple[np.ndarray, np.ndarray] | None = None, sweeps: int = 30, epochs: int = 4,
                     rate: float = 1e-3, decay: float = 1.0, batch: int = 256, tolerance: float = 1e-3,
-                    checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None) -> Result:
+                    checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None,
+                    fresh: Callable[[np.random.Generator], np.ndarray] | None = None) -> Result:
     """Fit ``net`` to ``rows``' one-decision targets (and ``anchors``: rows of exact values with their
     values) until the targets' mean change in a sweep is below ``tolerance``, or ``sweeps`` sweeps.
 
     Each sweep trains ``epochs`` epochs at a rate of ``rate * decay**sweep``, the positions and the
     anchors shuffled together, weighted equally per row. The lookahead is computed and its
     children encoded once (they are fixed), their values once a sweep.
+
+    With ``fresh`` (a function drawing positions like ``rows``), every sweep after the first fits new
+    positions ``fresh(rng)`` instead (their lookahead computed anew): many more positions are seen for
+    the same memory. A sweep's *change* is then its targets less the values the network gave the same
+    positions before the sweep (the network's error against its own lookahead on positions it has not
+    been fitted to), which, like the change of fixed targets, falls to the fit's noise as it settles.
     """
     lookahead = problem.lookahead(rows)
     encoded = encode_children(problem, lookahead.children)
@@ -142,6 +153,13 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         if converged:
             break
         started = time.perf_counter()
+        if fresh is not None and sweep:
+            del encoded  # the last sweep's children go before the next ones are encoded
+            rows = fresh(rng)
+            lookahead = problem.lookahead(rows)
+            encoded = encode_children(problem, lookahead.children)
+            x_rows = problem.encode(rows).astype(np.float64)
+            previous = trainer.net.probabilities(x_rows)
         targets = lookahead.targets(child_values(trainer.net, encoded), len(rows))
         change = np.abs(targets - previous)
         previous = targets
