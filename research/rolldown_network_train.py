@@ -11,7 +11,9 @@ exact values of N dice where those tables are stored, and of each smaller size.
 
 Each sweep is kept in ``benchmarks/.cells/rolldown_network/<name>.npz``: a stopped run started again with the
 same arguments resumes after the last finished sweep. ``--start PATH`` starts from another network's data
-file (e.g. the 3-dice network when learning 4 dice).
+file (e.g. the 3-dice network when learning 4 dice); with wider ``--hidden`` layers it is widened first, its
+output kept. ``--fresh`` fits new positions every sweep (the shipped network's third stage: see
+``results/rolldown-network/README.md``).
 
 Usage::
 
