@@ -80,7 +80,7 @@ def main(argv=None) -> None:
     for setting in args.settings:
         name = (f"{args.dice}dice-{setting.replace('/', '_').replace(',', '-')}-d{args.decay}-s{args.seed}"
                 f"-of{most}-check{args.check}")  # the positions drawn depend on how many
-        found = cell("rolldown_network_capacity", name, lambda: fit(rows, values, check, setting, args.seed, args.decay))
+        found = cell("rolldown_network_capacity", name, lambda setting=setting: fit(rows, values, check, setting, args.seed, args.decay))
         print(f"{setting}: held-out error {found['held_out']['mean_abs_error']:.4f}, fitted "
               f"{found['fitted']['mean_abs_error']:.4f}, {found['cpu_seconds']:.0f} CPU s", flush=True)
         results.append(found)
