@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # r
 
 import numpy as np
 from report import CELLS, write_report
-from rolldown_network_train import RESULTS
+from rolldown_network_train import RESULTS, print_sweep, sweep_table
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown.network import DATA_FILE, load_network, network_payload
@@ -53,7 +53,8 @@ from dicetree.solver.games.rolldown.network_training import (
     sample_rows,
 )
 from dicetree.solver.games.rolldown.tablebase import Tablebase
-from dicetree.solver.value_iteration import Sweep, value_iteration
+from dicetree.solver.mlp import widened
+from dicetree.solver.value_iteration import value_iteration
 
 EXACT_DICE = 3  # the tables read: at most 3 dice a side (the stored 4-dice tables are the 4-dice check's)
 SMALL_DICE = 2  # positions of at most this many dice a side are the ones held out
@@ -112,6 +113,8 @@ def main(argv=None) -> None:
     parser.add_argument("--rate", type=float, default=1e-3)
     parser.add_argument("--decay", type=float, default=0.9, help="the rate's factor a sweep")
     parser.add_argument("--tolerance", type=float, default=1e-3, help="stop when the targets move less on average")
+    parser.add_argument("--hidden", default=None, help="widen the starting network's hidden layers to these sizes "
+                        "(e.g. 128,64; the same function at the start: dicetree.solver.mlp.widened)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     tables = TrainingTables(Tablebase(TableStore(args.tables)), args.hold_out)
@@ -125,21 +128,20 @@ def main(argv=None) -> None:
     anchors = (np.concatenate([r for r, _ in anchor_parts]), np.concatenate([v for _, v in anchor_parts]))
     problem = CardLookaheadProblem(tables, joker_limit=args.joker_limit, rng=np.random.default_rng(args.seed + 1))
     start = load_network(args.start)
+    net = start.net
+    if args.hidden:
+        net = widened(net, [int(h) for h in args.hidden.split(",")], np.random.default_rng(args.seed + 2))
     key = hashlib.sha256(repr(sorted(vars(args).items())).encode()).hexdigest()[:12]
     checkpoint = CELLS / "rolldown_network" / f"cards-{key}.npz"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
 
-    def report(sweep: Sweep) -> None:
-        print(f"sweep {sweep.sweep:3d}: targets moved {sweep.mean_change:.5f} (max {sweep.max_change:.3f}), "
-              f"residual {sweep.residual:.5f}, anchors' error {sweep.anchor_error:.5f}, {sweep.seconds:.1f}s", flush=True)
-
-    result = value_iteration(problem, rows, start.net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
+    result = value_iteration(problem, rows, net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
                              rate=args.rate, decay=args.decay, tolerance=args.tolerance, checkpoint=checkpoint,
-                             progress=report)
+                             progress=print_sweep)
     seconds = time.perf_counter() - started
     command = "research/rolldown_network_cards.py " + " ".join(sys.argv[1:] if argv is None else argv)
     training = {
-        "cards": "1-2 dice a side, hands of 0-1 card, first turns", "positions": int(len(rows)),
+        "cards": "1-2 dice a side, hands of 0-1 card, first turns", "sizes": net.sizes.tolist(), "positions": int(len(rows)),
         "anchors": int(len(anchors[0])), "hold_out": args.hold_out, "start": Path(args.start).name,
         "start_sha256": json.loads(Path(args.start).read_text()).get("sha256"), "sweeps": len(result.sweeps),
         "converged": result.converged, "seed": args.seed,
@@ -149,16 +151,13 @@ def main(argv=None) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(network_payload(result.net, start.clip, training)) + "\n")
     lines = ["# The value network taught cards and first turns, by fitted value iteration", "", f"`{command}`", "",
-             f"Started from `{training['start']}` (sha256 {str(training['start_sha256'])[:12]}...); {len(rows):,} "
+             f"Network {'-'.join(map(str, result.net.sizes.tolist()))}, started from `{training['start']}` (sha256 {str(training['start_sha256'])[:12]}...); {len(rows):,} "
              f"positions valued by one decision of lookahead ({args.card_positions:,} drawn of 1-2 dice a side with "
              f"hands of 0-1 card, {args.first_share:.0%} on a first turn, less the held-out ones; {args.positions4:,} "
              f"of 4 dice without cards), {len(anchors[0]):,} exact no-card anchors of 1 to 3 dice; "
              f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
              f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
-             "| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
-             "|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
-              f"{s.seconds:.1f} |" for s in result.sweeps]
+             *sweep_table(result.sweeps)]
     data = {"training": training, "sweeps": [vars(s) for s in result.sweeps], "seconds": seconds}
     write_report(RESULTS / args.results_name, "\n".join(lines) + "\n", data)
 

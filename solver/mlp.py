@@ -83,6 +83,31 @@ class Perceptron:
         return np.clip(sigmoid(self.logits(x)), clip, 1.0 - clip)
 
 
+def widened(net: Perceptron, hidden: Sequence[int], rng: np.random.Generator) -> Perceptron:
+    """``net`` with wider hidden layers (``hidden``, each at least as wide as ``net``'s), computing the same
+    function: the new units' incoming weights are random (He), their outgoing ones zero, so training starts
+    from ``net``'s values and the new units join in as the gradients reach them.
+
+    >>> small = Perceptron.initial([3, 4, 2, 1], np.random.default_rng(0))
+    >>> wide = widened(small, [6, 5], np.random.default_rng(1))
+    >>> x = np.random.default_rng(2).random((5, 3))
+    >>> wide.sizes.tolist(), bool(np.allclose(wide.logits(x), small.logits(x)))
+    ([3, 6, 5, 1], True)
+    """
+    sizes = [int(net.sizes[0]), *hidden, 1]
+    if len(sizes) != len(net.sizes) or any(new < old for new, old in zip(sizes, net.sizes.tolist())):
+        raise ValueError(f"widening keeps the layers and makes none narrower: {net.sizes.tolist()} to {sizes}")
+    wide = Perceptron.initial(sizes, rng)
+    for (old_w, old_b), (new_w, new_b) in zip(net.layers, wide.layers):
+        n_in, n_out = old_w.shape
+        new_w[:n_in, :n_out] = old_w
+        new_w[n_in:, :n_out] = 0.0  # the new units below reach the old units above only through training
+        new_b[:n_out] = old_b
+    last_w, _ = wide.layers[-1]
+    last_w[int(net.sizes[-2]) :, :] = 0.0  # the output reads the new top units only once trained
+    return wide
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
 
@@ -142,4 +167,4 @@ def _xent(t: np.ndarray, p: np.ndarray) -> np.ndarray:
     return -(t * np.log(p) + (1 - t) * np.log(1 - p))
 
 
-__all__ = ["AdamTrainer", "Perceptron", "sigmoid"]
+__all__ = ["AdamTrainer", "Perceptron", "sigmoid", "widened"]
