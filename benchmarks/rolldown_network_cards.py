@@ -106,11 +106,21 @@ def main(argv=None) -> None:
     tablebase = Tablebase(TableStore(args.tables))
     sets = position_sets(tablebase, np.random.default_rng(args.seed), args.positions, args.hold_out)
     results: dict[str, dict[str, dict]] = {}
+    errors: dict[str, dict[str, np.ndarray]] = {}
     for name in names:
         estimate = estimator(name, models)
         started = time.perf_counter()
-        results[name] = {label: figures(estimate(rows), exact) for label, rows, exact in sets}
+        predicted = {label: estimate(rows) for label, rows, _ in sets}
+        results[name] = {label: figures(predicted[label], exact) for label, _, exact in sets}
+        errors[name] = {label: np.abs(predicted[label] - exact) for label, _, exact in sets}
         print(f"{name}: {time.perf_counter() - started:.1f} s", flush=True)
+    for name in names[1:]:  # the first evaluation against each other, on the same positions
+        for label, _, _ in sets:
+            difference = errors[names[0]][label] - errors[name][label]
+            if len(difference):
+                spread = 1.96 * difference.std(ddof=1) / np.sqrt(len(difference))
+                results[name][label]["first_less_this"] = [float(difference.mean() - spread), float(difference.mean()),
+                                                           float(difference.mean() + spread)]
     command = "benchmarks/rolldown_network_cards.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = ["# Leaf evaluations against exact values, with cards and without", "", f"`{command}`", "",
              "Mean absolute error in win probability (bias; 95th percentile; largest). Positions with cards are of the "
@@ -123,6 +133,15 @@ def main(argv=None) -> None:
             cells.append(f"**{f['mean_abs_error']:.4f}** ({f['bias']:+.4f}; {f['p95_abs_error']:.3f}; "
                          f"{f['max_abs_error']:.3f})" if f["positions"] else "-")
         lines.append(f"| {label} | {len(rows):,} | " + " | ".join(cells) + " |")
+    lines += ["", f"Paired on the same positions: `{names[0]}`'s mean absolute error less each other's (95% interval; "
+              "negative: the first is closer to exact).", "", "| set | " + " | ".join(names[1:]) + " |",
+              "|---|" + "---:|" * (len(names) - 1)]
+    for label, _, _ in sets:
+        cells = []
+        for name in names[1:]:
+            low, mean, high = results[name][label].get("first_less_this", [float("nan")] * 3)
+            cells.append(f"{mean:+.4f} ({low:+.4f} to {high:+.4f})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     data = {"command": command, "models": models, "seed": args.seed, "hold_out": args.hold_out, "results": results}
     write_report(args.output, "\n".join(lines) + "\n", data)
 

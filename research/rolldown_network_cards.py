@@ -105,6 +105,9 @@ def main(argv=None) -> None:
     parser.add_argument("--first-share", type=float, default=0.15, help="of them, the share on a first turn")
     parser.add_argument("--positions4", type=int, default=10000, help="positions of 4 dice without cards")
     parser.add_argument("--anchors", type=int, default=40000, help="exact no-card positions of 3 dice")
+    parser.add_argument("--card-anchors", type=int, default=0, help="exact positions of 1-2 dice with a card in each "
+                        "hand or one (as --card-positions draws them, nobody on a first turn): cheap, as they need "
+                        "no lookahead")
     parser.add_argument("--small-anchors", type=int, default=10000, help="exact no-card positions of 1 and of 2 dice")
     parser.add_argument("--hold-out", type=float, default=0.1, help="share of positions of <= 2 dice never used")
     parser.add_argument("--joker-limit", type=int, default=1024, help="Joker outcomes listed (more: that many drawn)")
@@ -125,6 +128,10 @@ def main(argv=None) -> None:
                            sample_rows(rng, 4, args.positions4)])
     anchor_parts = [tables.sample(rng, size, args.anchors if size == EXACT_DICE else args.small_anchors)
                     for size in range(1, EXACT_DICE + 1)]
+    if args.card_anchors:
+        drawn = card_positions(rng, tables, args.card_anchors, args.one_die_share, first_share=0.0)
+        values = tables(drawn)
+        anchor_parts.append((drawn[~np.isnan(values)], values[~np.isnan(values)]))
     anchors = (np.concatenate([r for r, _ in anchor_parts]), np.concatenate([v for _, v in anchor_parts]))
     problem = CardLookaheadProblem(tables, joker_limit=args.joker_limit, rng=np.random.default_rng(args.seed + 1))
     start = load_network(args.start)
@@ -154,7 +161,8 @@ def main(argv=None) -> None:
              f"Network {'-'.join(map(str, result.net.sizes.tolist()))}, started from `{training['start']}` (sha256 {str(training['start_sha256'])[:12]}...); {len(rows):,} "
              f"positions valued by one decision of lookahead ({args.card_positions:,} drawn of 1-2 dice a side with "
              f"hands of 0-1 card, {args.first_share:.0%} on a first turn, less the held-out ones; {args.positions4:,} "
-             f"of 4 dice without cards), {len(anchors[0]):,} exact no-card anchors of 1 to 3 dice; "
+             f"of 4 dice without cards), {len(anchors[0]):,} exact anchors (of them "
+             f"{args.card_anchors:,} drawn of 1-2 dice with cards, the rest without cards, 1 to 3 dice); "
              f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
              f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
              *sweep_table(result.sweeps)]

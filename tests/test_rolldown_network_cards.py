@@ -3,13 +3,16 @@ and the game's own moves, the held-out share, and the candidate network's sense 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, JOKER, KING, QUEEN
-from dicetree.solver.games.rolldown.network_kernel import CARD_CODES, RAW_FIRST, RAW_HANDS, RAW_LENGTH
+from dicetree.solver.games.rolldown.network import load_network
+from dicetree.solver.games.rolldown.network_kernel import CARD_CODES, RAW_FIRST, RAW_HANDS, RAW_LENGTH, raw_position
 from dicetree.solver.games.rolldown.network_training import (
     CardLookaheadProblem,
     card_table_values,
@@ -21,6 +24,7 @@ from dicetree.solver.games.rolldown.state import Capture
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
 
+CANDIDATE = Path(__file__).resolve().parents[1] / "results" / "rolldown-network" / "value_network_cards.json"
 HANDS = [((QUEEN,), (JOKER,)), ((JOKER,), (ACE,)), ((KING,), (7,)), ((ACE,), ()), ((JACK,), (QUEEN,)), ((5,), (10,))]
 
 
@@ -92,3 +96,28 @@ def test_card_rows_and_the_held_out_share():
     assert 0.4 < rows[:, RAW_FIRST].mean() < 0.6 and not (rows[:, RAW_FIRST + 1] > rows[:, RAW_FIRST]).any()
     out = held_out(rows, 0.1)
     assert 0.07 < out.mean() < 0.13 and np.array_equal(out, held_out(rows.copy(), 0.1))
+
+
+def card_value(model, text: str) -> float:
+    state = Rolldown().parse(text)
+    raw = np.zeros(RAW_LENGTH, dtype=np.int64)
+    raw_position(state, state.mover, raw)
+    return float(model.estimate_rows(raw)[0])
+
+
+@pytest.mark.parametrize(
+    "better, worse",
+    [
+        # a King puts my d12 on 12, where their d10 cannot take it and it takes their d10 next turn unless they
+        # reroll it first (exact: 0.523 against 0.131)
+        ("d12:2/d10:9 a K/-", "d12:2/d10:9 a -/-"),
+        # the opponent's King can do the same to their d10 or d8 (exact: 0.557 against 0.382)
+        ("d12:9,d6:2/d10:3,d8:7 a -/-", "d12:9,d6:2/d10:3,d8:7 a -/K"),
+        # a Jack sets their d20 to 1, which my d4 takes next turn unless they reroll (exact: 0.107 against 0.005)
+        ("d4:2/d20:15 a J/-", "d4:2/d20:15 a -/-"),
+    ],
+)
+def test_the_card_candidate_has_the_sense_of_hand_worked_card_positions(better, worse):
+    """The shipped network, which never saw a card, values both positions of each pair alike and fails this."""
+    model = load_network(CANDIDATE)
+    assert card_value(model, better) > card_value(model, worse) + 0.05
