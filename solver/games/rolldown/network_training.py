@@ -1,6 +1,9 @@
 """RolldownBeta's side of the value network's training (:mod:`dicetree.solver.value_iteration`): positions as
 raw vectors (:mod:`~dicetree.solver.games.rolldown.network_kernel`), their exact values from the endgame
-tables, and one decision of lookahead from positions of ``dice`` dice a side without cards.
+tables, and one decision of lookahead: :class:`LookaheadProblem` from positions of ``dice`` dice a side without
+cards (below), :class:`CardLookaheadProblem` from any position with the mover's hand known, every card and first
+turn by the rules (with :func:`card_table_values`, the card tables' values, and :func:`held_out`, the share of
+positions a training keeps out for its checks).
 
 From a position where the mover (raw side 0) decides, every move ends the turn:
 
