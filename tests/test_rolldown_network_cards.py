@@ -12,7 +12,7 @@ from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.cards import ACE, DIE_SIDES, JACK, JOKER, KING, QUEEN
 from dicetree.solver.games.rolldown.network import load_network
-from dicetree.solver.games.rolldown.network_kernel import CARD_CODES, RAW_FIRST, RAW_HANDS, RAW_LENGTH, raw_position
+from dicetree.solver.games.rolldown.network_kernel import CARD_CODES, RAW_FIRST, RAW_HANDS, RAW_LENGTH, RAW_UNKNOWN, raw_position
 from dicetree.solver.games.rolldown.network_training import (
     CardLookaheadProblem,
     card_table_values,
@@ -87,6 +87,20 @@ def test_a_first_turn_is_valued_as_the_games_best_move_that_is_not_a_capture(car
         assert target == pytest.approx(max(allowed), abs=1e-8)
         first = state._replace(first_turn=(True, False))
         assert not any(isinstance(a, Capture) for a in Rolldown().legal_actions(first))
+
+
+def test_hidden_cards_stay_unknown_in_the_lookahead_and_the_tables_do_not_value_them(card_tables):
+    """The opponent's hidden hand is encoded as unknown cards, kept unknown in every child (where it is the
+    mover's), and no table is read for a hidden hand; a hidden hand of the mover's own is refused."""
+    state = Rolldown().parse("d4:1,d6:1/d8:1,d10:1 a K/??")
+    row = np.zeros((1, RAW_LENGTH), dtype=np.int8)
+    raw_position(state, 0, row[0])
+    assert row[0, RAW_UNKNOWN + 1] == 2 and row[0, RAW_HANDS + KING - 1] == 1
+    look = CardLookaheadProblem(exact=lambda raw: card_table_values(card_tables, raw)).lookahead(row)
+    assert len(look.children) and (look.children[:, RAW_UNKNOWN] == 2).all()
+    assert np.isnan(card_table_values(card_tables, look.children)).all()
+    with pytest.raises(ValueError, match="hand must be known"):
+        CardLookaheadProblem(exact=no_exact).lookahead(look.children[:1])
 
 
 def test_card_rows_and_the_held_out_share():
