@@ -76,6 +76,20 @@ def without_unseen_inputs(net: Perceptron, unseen: np.ndarray) -> Perceptron:
     return Perceptron(net.sizes, params)
 
 
+def print_sweep(sweep: Sweep) -> None:
+    """A sweep's figures, one line (the training's progress)."""
+    print(f"sweep {sweep.sweep:3d}: targets moved {sweep.mean_change:.5f} (max {sweep.max_change:.3f}), "
+          f"residual {sweep.residual:.5f}, anchors' error {sweep.anchor_error:.5f}, {sweep.seconds:.1f}s", flush=True)
+
+
+def sweep_table(sweeps: list[Sweep]) -> list[str]:
+    """The sweeps' figures as the lines of a Markdown table."""
+    return ["| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
+            "|---:|---:|---:|---:|---:|---:|"] + [
+        f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
+        f"{s.seconds:.1f} |" for s in sweeps]
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dice", type=int, default=3, help="the size learned (dice a side)")
@@ -129,14 +143,10 @@ def main(argv=None) -> None:
     checkpoint = CELLS / "rolldown_network" / f"train-{args.dice}dice-{key}.npz"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
 
-    def report(sweep: Sweep) -> None:
-        print(f"sweep {sweep.sweep:3d}: targets moved {sweep.mean_change:.5f} (max {sweep.max_change:.3f}), "
-              f"residual {sweep.residual:.5f}, anchors' error {sweep.anchor_error:.5f}, {sweep.seconds:.1f}s", flush=True)
-
     problem = LookaheadProblem(args.dice, below)
     result = value_iteration(problem, rows, net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
                              rate=args.rate, decay=args.decay, batch=args.batch, tolerance=args.tolerance,
-                             checkpoint=checkpoint, progress=report,
+                             checkpoint=checkpoint, progress=print_sweep,
                              fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None)
     seconds = time.perf_counter() - started
     training = {
@@ -163,10 +173,7 @@ def main(argv=None) -> None:
              f"valued by one decision of lookahead, {len(anchors[0]):,} exact anchors of 1 to {args.dice - 1} dice; "
              f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
              f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
-             "| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
-             "|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
-              f"{s.seconds:.1f} |" for s in result.sweeps]
+             *sweep_table(result.sweeps)]
     lines += ["", "Checked on positions drawn afresh (no cards, nobody on a first turn), against exact values:", "",
               "| dice a side | positions | mean abs error | bias | 95th percentile | largest |", "|---:|---:|---:|---:|---:|---:|"]
     for size, c in checks.items():

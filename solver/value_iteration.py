@@ -76,13 +76,51 @@ class Lookahead:
         return best
 
 
+@dataclass(frozen=True)
+class ChoiceLookahead:
+    """One decision of lookahead where some moves hold a later choice of the same player after chance (a card
+    that rolls a die, then lets its player choose the next die): ``direct`` holds the moves without one;
+    ``inner`` is a :class:`Lookahead` whose positions are the *choices* (a choice is worth its best option).
+    Chance-then-choose move ``k`` belongs to position ``parent[k]`` and is worth the sum, over the choices ``c``
+    with ``move[c] == k``, of ``weight[c]`` (the chance outcome's probability) times choice ``c``'s value.
+    :func:`value_iteration` takes it where it takes a :class:`Lookahead` (both have ``children`` and ``targets``).
+
+    >>> none, one = np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    >>> direct = Lookahead(one, np.array([0.25]), none, np.empty(0), np.empty(0), np.empty((0, 1)))
+    >>> inner = Lookahead(np.array([0, 0, 1, 1]), np.array([0.0, 0.0, 0.0, 0.0]), np.arange(4), -np.ones(4),
+    ...                   np.ones(4), np.zeros((4, 1)))
+    >>> look = ChoiceLookahead(direct, inner, parent=one, move=np.array([0, 0]), weight=np.array([0.5, 0.5]))
+    >>> look.targets(np.array([0.9, 0.6, 0.8, 0.7]), 1).round(6).tolist()  # max(0.25, (0.4 + 0.3) / 2)
+    [0.35]
+    """
+
+    direct: Lookahead
+    inner: Lookahead
+    parent: np.ndarray
+    move: np.ndarray
+    weight: np.ndarray
+
+    @property
+    def children(self) -> np.ndarray:
+        return np.concatenate([self.direct.children, self.inner.children])
+
+    def targets(self, child_values: np.ndarray, positions: int) -> np.ndarray:
+        """Each position's best move's value, given the network's values of :attr:`children` (in order)."""
+        split = len(self.direct.children)
+        best = self.direct.targets(child_values[:split], positions)
+        choices = self.inner.targets(child_values[split:], len(self.move))
+        values = np.bincount(self.move, weights=self.weight * choices, minlength=len(self.parent))
+        np.maximum.at(best, self.parent, values)
+        return best
+
+
 class ValueProblem(Protocol):
     """What a game supplies to :func:`value_iteration`."""
 
     def encode(self, rows: np.ndarray) -> np.ndarray:
         """The network's input of each position (a row of the game's integers)."""
 
-    def lookahead(self, rows: np.ndarray) -> Lookahead:
+    def lookahead(self, rows: np.ndarray) -> Lookahead | ChoiceLookahead:
         """One decision of lookahead from each position of ``rows``."""
 
 
@@ -186,4 +224,4 @@ def _save(path: Path, net: Perceptron, sweeps: list[Sweep]) -> None:
     partial.replace(path)  # a stop while writing leaves the sweep before intact
 
 
-__all__ = ["Lookahead", "Result", "Sweep", "ValueProblem", "child_values", "encode_children", "value_iteration"]
+__all__ = ["ChoiceLookahead", "Lookahead", "Result", "Sweep", "ValueProblem", "child_values", "encode_children", "value_iteration"]
