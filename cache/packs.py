@@ -668,15 +668,27 @@ class PackStore:
             self._open[path] = opened
         return opened
 
+    def _shard(self, game: str, shard: str) -> _Shard:
+        """The listing of ``shard`` (called with the lock held)."""
+        known = self._shards.get((game, shard))
+        if known is None:
+            known = self._shards[(game, shard)] = _Shard(self.folder(game, shard))
+        return known
+
     def _where(self, game: str, shard: str, name: str) -> Path | None:
-        key = (game, shard)
         with self._lock:
-            known = self._shards.get(key)
-            if known is None:
-                known = self._shards[key] = _Shard(self.folder(game, shard))
+            known = self._shard(game, shard)
             if name not in known.where:  # a miss: the folder may have gained packs since
                 known.refresh(self._info)
             return known.where.get(name)
+
+    def names(self, game: str, shard: str) -> frozenset[str]:
+        """Every table stored in ``shard`` (its packs' directories read again when the folder changed):
+        for callers that look up many names of one shard at once."""
+        with self._lock:
+            known = self._shard(game, shard)
+            known.refresh(self._info)
+            return frozenset(known.where)
 
     def has(self, game: str, shard: str, name: str) -> bool:
         """Whether a pack of ``shard`` holds table ``name`` (its directory checked, not its values)."""
