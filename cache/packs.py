@@ -77,6 +77,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -682,13 +683,13 @@ class PackStore:
                 known.refresh(self._info)
             return known.where.get(name)
 
-    def names(self, game: str, shard: str) -> frozenset[str]:
-        """Every table stored in ``shard`` (its packs' directories read again when the folder changed):
-        for callers that look up many names of one shard at once."""
+    def names(self, game: str, shard: str) -> AbstractSet[str]:
+        """Every table stored in ``shard`` (its packs' directories read again when the folder changed), as
+        they are now: for callers that look up many names of one shard at once."""
         with self._lock:
             known = self._shard(game, shard)
             known.refresh(self._info)
-            return frozenset(known.where)
+            return known.where.keys()  # a refresh makes a new dict: this view stays as it is
 
     def has(self, game: str, shard: str, name: str) -> bool:
         """Whether a pack of ``shard`` holds table ``name`` (its directory checked, not its values)."""

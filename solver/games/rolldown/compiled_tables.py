@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -196,7 +197,7 @@ class TableIndex:
         if pairs != len(theirs) or not pairs:
             return
         packs, game = self.base.packs, self.base.game_name
-        listings: dict[str, frozenset[str]] = {}
+        listings: dict[str, AbstractSet[str]] = {}
         for away in range(first, last + 1):
             for captured in range(min(away, pairs - 1) + 1):
                 left = pairs - captured
