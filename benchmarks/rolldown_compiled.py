@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from dicetree.cache.store import TableStore  # noqa: E402
 from dicetree.solver.games.rolldown import Rolldown  # noqa: E402
+from dicetree.solver.games.rolldown.compiled_tables import TableIndex  # noqa: E402
 from dicetree.solver.games.rolldown.tablebase import TableOracle, Tablebase  # noqa: E402
 from dicetree.solver.search import Searcher, expectimax  # noqa: E402
 
@@ -77,7 +78,10 @@ TOLERANCE = 1e-12
 WITH_TABLES = [  # (label, position, depth, most dice a side of the tables probed; None: all stored)
     ("2 dice with cards", "d6:2,d8:5/d4:3,d6:6 a QK/-", 5, None),
     ("4 dice, 1-3-dice tables", "d4:2,d6:5,d10:7,d20:13/d4:3,d6:4,d10:2,d20:9 a -/-", 2, 3),
+    ("4 dice, 1-3-dice tables", "d4:2,d6:5,d10:7,d20:13/d4:3,d6:4,d10:2,d20:9 a -/-", 3, 3),
 ]
+PREPARED = [("round start", ROUND_START), ("round start with cards", ROUND_START.replace("-/-", "5QK/8JX"))]
+"""Positions whose preparation (finding and loading the tables each depth reaches) is timed."""
 QUICK_WITH_TABLES = [WITH_TABLES[0][:2] + (3, None)]
 
 
@@ -191,6 +195,17 @@ def with_tables(game: Rolldown, base: Tablebase, quick: bool) -> dict:
               f"{row['compiled_cpu']:.4f} s CPU: {row['ratio_cpu']:.0f}x; table hits {row['compiled_hits']:,} of "
               f"{row['compiled_probes']:,} probes (Python {row['python_hits']:,} of {row['python_probes']:,})", flush=True)
         rows.append(row)
+    prepared = []
+    for label, text in PREPARED:  # the first search in a process opens the packs; later ones find them open
+        for attempt in ("first", "again"):
+            index, times = TableIndex(base.oracle(), game.parse(text)), []
+            for depth in range(1, 6):
+                started = time.perf_counter()
+                loaded = index.reach(depth)
+                times.append((depth, time.perf_counter() - started, loaded))
+            prepared.append({"position": label, "attempt": attempt, "depths": times})
+            print(f"preparation, {label} ({attempt}): " + ", ".join(f"depth {d} {1000 * t:.1f} ms ({n} tables)"
+                                                               for d, t, n in times), flush=True)
     ends = {}
     position = WITH_TABLES[0][1]
     for python in (False, True):
@@ -201,7 +216,7 @@ def with_tables(game: Rolldown, base: Tablebase, quick: bool) -> dict:
         print(f"best {position} --tables ({'Python' if python else 'compiled'}): depth {depth_reached(out)}, "
               f"{rate.group(1) if rate else '?'} nodes/s", flush=True)
     return {"tables": str(base.store.root), "most_dice_stored": base.oracle().most_dice, "rows": rows,
-            "best": ends}
+            "preparation": prepared, "best": ends}
 
 
 def tables_report(section: dict, meta: dict) -> str:
@@ -226,6 +241,16 @@ def tables_report(section: dict, meta: dict) -> str:
             f"{r['compiled_nodes']:,} | {r['python_hits']:,} / {r['python_probes']:,} | "
             f"{r['compiled_hits']:,} / {r['compiled_probes']:,} | {r['ratio_cpu']:.0f}× | {r['ratio_wall']:.0f}× | "
             f"{r['max_difference']:.1e} |")
+    lines += ["", "## Preparation: finding and loading the tables each iteration reaches", "",
+              "Before each iteration the compiled search finds the stored tables that iteration can reach (the "
+              "root's dice less a pair and its hands less a card per decision) and maps them; the milliseconds "
+              "each depth added (cumulative tables loaded in brackets), the first time in this process (packs "
+              "opened) and again (what a later search pays).", "",
+              "| position | | " + " | ".join(f"depth {d}" for d, _, _ in section["preparation"][0]["depths"]) + " |",
+              "| --- | --- | " + " | ".join("---:" for _ in section["preparation"][0]["depths"]) + " |"]
+    for p in section["preparation"]:
+        lines.append(f"| {p['position']} | {p['attempt']} | "
+                     + " | ".join(f"{1000 * t:.1f} ms ({n})" for _, t, n in p["depths"]) + " |")
     lines += ["", "## End to end (fresh processes, wall time, default 5 s)", "",
               "| command | search | depth reached | nodes/s |", "| --- | --- | ---: | ---: |"]
     for name, r in section["best"].items():
