@@ -35,7 +35,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
-from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -197,32 +196,28 @@ class TableIndex:
         if pairs != len(theirs) or not pairs:
             return
         packs, game = self.base.packs, self.base.game_name
-        listings: dict[str, AbstractSet[str]] = {}
-        for away in range(first, last + 1):
-            for captured in range(min(away, pairs - 1) + 1):
-                left = pairs - captured
-                if left > self.oracle.most_dice:
-                    continue
-                for played_a in range(min(away - captured, len(self.hands[0])) + 1):
-                    played_b = away - captured - played_a
-                    if played_b > len(self.hands[1]):
+        for captured in range(min(last, pairs - 1) + 1):
+            left = pairs - captured
+            if left > self.oracle.most_dice:
+                continue
+            # the hands after played_a + played_b cards, with captured + played_a + played_b in [first, last]
+            hand_pairs = [(hand_a, hand_b)
+                          for played_a in range(len(self.hands[0]) + 1) for played_b in range(len(self.hands[1]) + 1)
+                          if first <= captured + played_a + played_b <= last
+                          for hand_a in _smaller_hands(self.hands[0], played_a)
+                          for hand_b in _smaller_hands(self.hands[1], played_b)]
+            if not hand_pairs:
+                continue
+            for dice_a in itertools.combinations(mine, left):
+                for dice_b in itertools.combinations(theirs, left):
+                    names = packs.names(game, Signature(dice_a, dice_b).shard)
+                    if not names:
                         continue
-                    hands_a = _smaller_hands(self.hands[0], played_a)
-                    hands_b = _smaller_hands(self.hands[1], played_b)
-                    for dice_a in itertools.combinations(mine, left):
-                        for dice_b in itertools.combinations(theirs, left):
-                            shard = Signature(dice_a, dice_b).shard
-                            names = listings.get(shard)
-                            if names is None:
-                                names = listings[shard] = packs.names(game, shard)
-                            if not names:
-                                continue
-                            for hand_a in hands_a:
-                                for hand_b in hands_b:
-                                    if signature_name(dice_a, dice_b, hand_a, hand_b) in names:
-                                        yield Signature(dice_a, dice_b, hand_a, hand_b)
-                                    if signature_name(dice_b, dice_a, hand_b, hand_a) in names:
-                                        yield Signature(dice_b, dice_a, hand_b, hand_a)
+                    for hand_a, hand_b in hand_pairs:
+                        if signature_name(dice_a, dice_b, hand_a, hand_b) in names:
+                            yield Signature(dice_a, dice_b, hand_a, hand_b)
+                        if signature_name(dice_b, dice_a, hand_b, hand_a) in names:
+                            yield Signature(dice_b, dice_a, hand_b, hand_a)
 
     def _load(self, signature: Signature) -> None:
         if signature in self._loaded:
