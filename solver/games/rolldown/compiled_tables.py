@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 from llvmlite import ir
@@ -49,8 +49,14 @@ from dicetree.solver.games.rolldown.packed import CARD_CODES, SLOTS
 from dicetree.solver.games.rolldown.state import DECIDE, RolldownState
 from dicetree.solver.games.rolldown.tables import Signature, signature_name
 
-if TYPE_CHECKING:
-    from dicetree.solver.games.rolldown.tablebase import TableOracle
+
+class ExactTables(Protocol):
+    """What :class:`TableIndex` reads of the search's oracle, a
+    :class:`~dicetree.solver.games.rolldown.tablebase.TableOracle` (a module of the same layer: not imported)."""
+
+    base: Any  # its Tablebase: ``packs``, ``game_name`` and ``table(signature)``
+    most_dice: int  # positions with more dice a side are not looked up
+    reachable: int  # probes of positions within most_dice, counted by whichever search probes
 
 # the index's columns: the key (the mover's dice in play and hand, the opponent's hand), where the values
 # are, and how they are stored (EMPTY: a free row)
@@ -165,7 +171,7 @@ class TableIndex:
     Tables that are not stored are looked up again by the next search (the Python search, too, finds
     tables built meanwhile); the stored ones stay loaded in the :class:`Tablebase`."""
 
-    def __init__(self, oracle: TableOracle, root: RolldownState):
+    def __init__(self, oracle: ExactTables, root: RolldownState):
         self.oracle, self.base = oracle, oracle.base
         self.sides = tuple(tuple(DIE_SIDES[slot] for slot, f in enumerate(row) if f) for row in root.dice)
         self.hands = root.hands
@@ -248,5 +254,5 @@ class TableIndex:
         self.counters[MASK] = size - 1
 
 
-__all__ = ["HITS", "NO_TABLES", "PROBES", "WITHIN_REACH", "TableIndex", "no_tables", "probe_tables",
+__all__ = ["ExactTables", "HITS", "NO_TABLES", "PROBES", "WITHIN_REACH", "TableIndex", "no_tables", "probe_tables",
            "signature_key"]
