@@ -73,13 +73,17 @@ def test_reachable_probes_are_counted_alike(tablebase):
 
     game = Rolldown()
     state = game.parse("d4:1,d6:2,d8:5/d4:3,d6:6,d8:2 a -/-")
-    counts = []
-    for compiled in (False, True):
-        oracle = TableOracle(tablebase, 2)
-        result = Searcher(game, compiled=compiled, oracle=oracle).search(state, depth=3)
-        counts.append((oracle.reachable, result.stats.table_hits, result.stats.table_probes, result.value))
-    assert counts[0][:3] == counts[1][:3] and counts[0][2] > counts[0][0] >= counts[0][1] > 0
-    assert counts[0][3] == pytest.approx(counts[1][3], abs=1e-12)
+    searchers = [Searcher(game, compiled=compiled, cache_slots=2**18, oracle=TableOracle(tablebase, 2))
+                 for compiled in (False, True)]
+    python, compiled = (searcher.search(state, depth=3) for searcher in searchers)
+    assert compiled.value == pytest.approx(python.value, abs=1e-12)
+    counts = [(s.oracle.reachable, r.stats.table_hits, r.stats.table_probes) for s, r in zip(searchers, (python, compiled))]
+    assert counts[0][2] > counts[0][0] >= counts[0][1] > 0
+    # equal where the transposition tables kept the same entries (the Python one's hash varies by process)
+    collisions = searchers[0].cache.overwrites + searchers[0].cache.rejected + sum(
+        searchers[1]._compiled.table.counters()[k] for k in ("overwrites", "rejected"))
+    for ours, theirs in zip(counts[1], counts[0]):
+        assert ours == theirs if not collisions else abs(ours - theirs) <= 0.01 * theirs
 
 
 def test_tables_stored_as_float64_are_read_too(tablebase, tmp_path):
