@@ -17,13 +17,22 @@ pruning, no cache, as OpenSpiel's Python ``expectiminimax``), on the positions o
 compiled search and with ``DICETREE_SEARCH=python`` (the duel in Python only with ``--python-duel``:
 it took over 25 minutes in issue 24).
 
+With endgame tables (:func:`with_tables`; skipped with one line when none is stored): the same
+comparison with the stored tables probed, on the 2-dice example with cards at depth 5 (its 2-dice
+tables), a 4-dice position without cards at depth 2 probing the 1-3-dice tables only (as
+``results/rolldown-network``'s 4-dice measure does), and ``dicetree best rolldown "d6:2,d8:5/d4:3,d6:6 a
+QK/-" --tables DIR`` end to end in its default 5 s, both ways. The tables are ``--tables DIR``'s, else
+where ``dicetree`` looks (``$DICETREE_TABLES``, else the user's cache folder).
+
 Usage::
 
     .venv/bin/python benchmarks/rolldown_compiled.py               # the full run (about 15 minutes)
     .venv/bin/python benchmarks/rolldown_compiled.py --quick       # a smoke run
     .venv/bin/python benchmarks/rolldown_compiled.py --out DIR     # report.md and figures.json into DIR
+    .venv/bin/python benchmarks/rolldown_compiled.py --only tables --tables /work/tables  # that section alone
 
-Outputs: ``results/compiled-search/report.md`` and ``figures.json``.
+Outputs: ``results/compiled-search/report.md`` and ``figures.json``; the section with endgame tables
+writes its own ``tables.md`` and ``tables.json`` there (so either part may be run again alone).
 """
 
 from __future__ import annotations
@@ -44,7 +53,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from dicetree.cache.store import TableStore  # noqa: E402
 from dicetree.solver.games.rolldown import Rolldown  # noqa: E402
+from dicetree.solver.games.rolldown.compiled_tables import TableIndex  # noqa: E402
+from dicetree.solver.games.rolldown.tablebase import TableOracle, Tablebase  # noqa: E402
 from dicetree.solver.search import Searcher, expectimax  # noqa: E402
 
 ROUND_START = "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a -/-"
@@ -63,11 +75,19 @@ BASELINE = [  # benchmarks/search.py's positions where its expectimax runs in se
 ]
 QUICK_BASELINE = [BASELINE[2][:2] + (2,)]
 TOLERANCE = 1e-12
+WITH_TABLES = [  # (label, position, depth, most dice a side of the tables probed; None: all stored)
+    ("2 dice with cards", "d6:2,d8:5/d4:3,d6:6 a QK/-", 5, None),
+    ("4 dice, 1-3-dice tables", "d4:2,d6:5,d10:7,d20:13/d4:3,d6:4,d10:2,d20:9 a -/-", 2, 3),
+    ("4 dice, 1-3-dice tables", "d4:2,d6:5,d10:7,d20:13/d4:3,d6:4,d10:2,d20:9 a -/-", 3, 3),
+]
+PREPARED = [("round start", ROUND_START), ("round start with cards", ROUND_START.replace("-/-", "5QK/8JX"))]
+"""Positions whose preparation (finding and loading the tables each depth reaches) is timed."""
+QUICK_WITH_TABLES = [WITH_TABLES[0][:2] + (3, None)]
 
 
-def timed_search(game: Rolldown, state, depth: int, compiled: bool):
-    """(result, wall s, CPU s) of one search with a fresh searcher."""
-    searcher = Searcher(game, compiled=compiled)
+def timed_search(game: Rolldown, state, depth: int, compiled: bool, oracle: TableOracle | None = None):
+    """(result, wall s, CPU s) of one search with a fresh searcher (probing ``oracle``'s tables if given)."""
+    searcher = Searcher(game, compiled=compiled, oracle=oracle)
     if compiled and searcher.compiled_for(state) is None:
         raise SystemExit(f"the compiled search declined {game.format(state)}")
     gc.collect()
@@ -144,6 +164,100 @@ def baseline(game: Rolldown, label: str, text: str, depth: int) -> dict:
     print(f"expectimax {label} depth {depth}: {e_cpu:.2f} s CPU, compiled {c_cpu:.4f} s: {row['ratio_cpu']:.0f}x",
           flush=True)
     return row
+
+
+def with_tables(game: Rolldown, base: Tablebase, quick: bool) -> dict:
+    """The section with endgame tables: Python against compiled at equal depth, alternating, with the same
+    tables probed (medians of 3 runs, or 1 where one took over 30 s), then ``best`` end to end."""
+    rows = []
+    for label, text, depth, most_dice in (QUICK_WITH_TABLES if quick else WITH_TABLES):
+        state = game.parse(text)
+        oracle = base.oracle()
+        most = oracle.most_dice if most_dice is None else most_dice
+        runs: dict[bool, list] = {True: [], False: []}
+        for turn in range(3):
+            for compiled in ((True, False) if turn % 2 == 0 else (False, True)):
+                oracle = TableOracle(base, most)
+                runs[compiled].append(timed_search(game, state, depth, compiled, oracle) + (oracle.reachable,))
+            if max(r[1] for side in runs.values() for r in side) > 30.0:
+                break
+        python, compiled = runs[False][0][0], runs[True][0][0]
+        row = {"position": label, "text": text, "depth": depth, "most_dice": most, "runs": len(runs[True])}
+        for name, side in (("python", runs[False]), ("compiled", runs[True])):
+            result = side[0][0]
+            row.update({f"{name}_wall": statistics.median(r[1] for r in side),
+                        f"{name}_cpu": statistics.median(r[2] for r in side), f"{name}_nodes": result.stats.nodes,
+                        f"{name}_probes": result.stats.table_probes, f"{name}_hits": result.stats.table_hits,
+                        f"{name}_within_reach": side[0][3]})
+        row.update(ratio_cpu=row["python_cpu"] / row["compiled_cpu"], ratio_wall=row["python_wall"] / row["compiled_wall"],
+                   max_difference=same_values(compiled, python), exact=compiled.exact, best=compiled.best.name)
+        print(f"with tables: {label} depth {depth}: Python {row['python_cpu']:.3f} s CPU, compiled "
+              f"{row['compiled_cpu']:.4f} s CPU: {row['ratio_cpu']:.0f}x; table hits {row['compiled_hits']:,} of "
+              f"{row['compiled_probes']:,} probes (Python {row['python_hits']:,} of {row['python_probes']:,})", flush=True)
+        rows.append(row)
+    prepared = []
+    for label, text in PREPARED:  # the first search in a process opens the packs; later ones find them open
+        for attempt in ("first", "again"):
+            index, times = TableIndex(base.oracle(), game.parse(text)), []
+            for depth in range(1, 6):
+                started = time.perf_counter()
+                loaded = index.reach(depth)
+                times.append((depth, time.perf_counter() - started, loaded))
+            prepared.append({"position": label, "attempt": attempt, "depths": times})
+            print(f"preparation, {label} ({attempt}): " + ", ".join(f"depth {d} {1000 * t:.1f} ms ({n} tables)"
+                                                               for d, t, n in times), flush=True)
+    ends = {}
+    position = WITH_TABLES[0][1]
+    for python in (False, True):
+        wall, out, _ = command(["best", "rolldown", position, "--tables", str(base.store.root)], python)
+        rate = re.search(r"([\d,]+) nodes/s", out)
+        ends["python" if python else "compiled"] = {
+            "wall": wall, "depth": depth_reached(out), "nodes_per_s": int(rate.group(1).replace(",", "")) if rate else None}
+        print(f"best {position} --tables ({'Python' if python else 'compiled'}): depth {depth_reached(out)}, "
+              f"{rate.group(1) if rate else '?'} nodes/s", flush=True)
+    return {"tables": str(base.store.root), "most_dice_stored": base.oracle().most_dice, "rows": rows,
+            "preparation": prepared, "best": ends}
+
+
+def tables_report(section: dict, meta: dict) -> str:
+    lines = [
+        "# RolldownBeta's compiled search with endgame tables (issue 24)", "",
+        f"Measured {meta['when']} by `benchmarks/rolldown_compiled.py{meta['args']}` on {meta['cpus']} CPUs, "
+        f"CPython {meta['python']}, commit {meta['commit']}. Load average (1 min) {meta['load_before']:.2f} before, "
+        f"{meta['load_after']:.2f} after: times are CPU seconds of this process (wall beside them), runs "
+        "alternating in the same run.", "",
+        f"Tables: `{section['tables']}` (up to {section['most_dice_stored']} dice a side stored). Fresh `Searcher` "
+        "each run (2^20-slot table, fitted evaluation), `compiled=False` against `compiled=True`, both probing "
+        "the same tables (a `TableOracle` of at most *tables* dice a side). The largest difference of any "
+        "move's value between the two is shown; probes and hits are each search's own counts.", "",
+        "| position | depth | tables | Python CPU s | Python wall s | compiled CPU s | compiled wall s | nodes Python | "
+        "nodes compiled | hits / probes Python | hits / probes compiled | ratio (CPU) | ratio (wall) | max difference |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in section["rows"]:
+        lines.append(
+            f"| {r['position']} `{r['text']}` | {r['depth']} | ≤ {r['most_dice']} dice | {r['python_cpu']:.3f} | "
+            f"{r['python_wall']:.3f} | {r['compiled_cpu']:.4f} | {r['compiled_wall']:.4f} | {r['python_nodes']:,} | "
+            f"{r['compiled_nodes']:,} | {r['python_hits']:,} / {r['python_probes']:,} | "
+            f"{r['compiled_hits']:,} / {r['compiled_probes']:,} | {r['ratio_cpu']:.0f}× | {r['ratio_wall']:.0f}× | "
+            f"{r['max_difference']:.1e} |")
+    lines += ["", "## Preparation: finding and loading the tables each iteration reaches", "",
+              "Before each iteration the compiled search finds the stored tables that iteration can reach (the "
+              "root's dice less a pair and its hands less a card per decision) and maps them; the milliseconds "
+              "each depth added (cumulative tables loaded in brackets), the first time in this process (packs "
+              "opened) and again (what a later search pays).", "",
+              "| position | | " + " | ".join(f"depth {d}" for d, _, _ in section["preparation"][0]["depths"]) + " |",
+              "| --- | --- | " + " | ".join("---:" for _ in section["preparation"][0]["depths"]) + " |"]
+    for p in section["preparation"]:
+        lines.append(f"| {p['position']} | {p['attempt']} | "
+                     + " | ".join(f"{1000 * t:.1f} ms ({n})" for _, t, n in p["depths"]) + " |")
+    lines += ["", "## End to end (fresh processes, wall time, default 5 s)", "",
+              "| command | search | depth reached | nodes/s |", "| --- | --- | ---: | ---: |"]
+    for name, r in section["best"].items():
+        rate = "?" if r["nodes_per_s"] is None else f"{r['nodes_per_s']:,}"
+        lines.append(f"| `dicetree best rolldown \"{WITH_TABLES[0][1]}\" --tables {section['tables']}` | "
+                     f"{'Python (DICETREE_SEARCH=python)' if name == 'python' else 'compiled'} | {r['depth']} | {rate} |")
+    return "\n".join(lines) + "\n"
 
 
 def command(args: list[str], python: bool) -> tuple[float, str, str]:
@@ -244,24 +358,42 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPU seconds a Python search may be expected to take before it is extrapolated")
     parser.add_argument("--python-duel", action="store_true", help="run the duel in Python too (25+ minutes)")
     parser.add_argument("--skip-end-to-end", action="store_true")
+    parser.add_argument("--only", choices=["tables"], help="run one section alone: tables = with endgame tables")
+    parser.add_argument("--tables", type=Path, default=None,
+                        help="the endgame tables' folder (default: $DICETREE_TABLES, else the user's cache folder)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     game = Rolldown()
     Searcher(game, compiled=True).search(game.parse(ROUND_START), depth=1)  # compile or load first
-    rates: dict = {}
-    rows = [measure(game, *spec, args.python_limit, rates) for spec in (QUICK_SAME_DEPTH if args.quick else SAME_DEPTH)]
-    base = [baseline(game, *spec) for spec in (QUICK_BASELINE if args.quick else BASELINE)]
-    ends = {} if args.skip_end_to_end else end_to_end(args.quick, args.python_duel)
+    rows, base, ends = [], [], {}
+    if args.only is None:
+        rates: dict = {}
+        rows = [measure(game, *spec, args.python_limit, rates)
+                for spec in (QUICK_SAME_DEPTH if args.quick else SAME_DEPTH)]
+        base = [baseline(game, *spec) for spec in (QUICK_BASELINE if args.quick else BASELINE)]
+        ends = {} if args.skip_end_to_end else end_to_end(args.quick, args.python_duel)
+    tablebase = Tablebase(TableStore(args.tables))
+    section = None
+    if tablebase.oracle() is None:
+        print(f"no endgame tables stored in {tablebase.store.root}: the section with endgame tables is skipped "
+              "(build them with `dicetree tablebase build rolldown --dice 3`, or pass --tables DIR)", flush=True)
+    else:
+        section = with_tables(game, tablebase, args.quick)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     meta = {"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "args": "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:])), "cpus": os.cpu_count(),
             "python": platform.python_version(), "commit": commit, "load_before": load_before,
             "load_after": os.getloadavg()[0]}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "report.md").write_text(report(rows, base, ends, meta))
-    (args.out / "figures.json").write_text(json.dumps({"meta": meta, "same_depth": rows, "baseline": base,
-                                                       "end_to_end": ends}, indent=1) + "\n")
-    print(f"wrote {args.out / 'report.md'}")
+    if args.only is None:
+        (args.out / "report.md").write_text(report(rows, base, ends, meta))
+        (args.out / "figures.json").write_text(json.dumps({"meta": meta, "same_depth": rows, "baseline": base,
+                                                           "end_to_end": ends}, indent=1) + "\n")
+        print(f"wrote {args.out / 'report.md'}")
+    if section is not None:
+        (args.out / "tables.md").write_text(tables_report(section, meta))
+        (args.out / "tables.json").write_text(json.dumps({"meta": meta, **section}, indent=1) + "\n")
+        print(f"wrote {args.out / 'tables.md'}")
     return 0
 
 

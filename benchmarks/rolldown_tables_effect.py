@@ -52,7 +52,6 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -66,7 +65,7 @@ from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown import Rolldown, RolldownState
 from dicetree.solver.games.rolldown.evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from dicetree.solver.games.rolldown.fitted import load_model
-from dicetree.solver.games.rolldown.tablebase import Tablebase
+from dicetree.solver.games.rolldown.tablebase import TableOracle, Tablebase
 from dicetree.solver.games.rolldown.tables import Signature, all_signatures
 from dicetree.solver.results import mean_and_spread, wilson_interval
 from dicetree.solver.parallel import Workers, made_once
@@ -81,24 +80,14 @@ TIE = 1e-9
 """Two moves valued within this are a tie: a change of best move between them is worth nothing."""
 
 
-class SmallerTables:
+class SmallerTables(TableOracle):
     """``best``'s table oracle limited to positions of at most ``most_dice`` dice a side, counting
     the probes of such positions (``reachable``: the ones a table could hold) as a searcher makes them.
 
     ``SmallerTables(base, 3)`` is what a search of 4-dice positions gets from complete 3-dice
-    tables, whether or not some 4-dice tables are stored beside them."""
-
-    def __init__(self, base: Tablebase, most_dice: int):
-        self.base = base
-        self.probe: Callable[[RolldownState], float | None] = base.oracle() or (lambda state: None)
-        self.most_dice = most_dice
-        self.reachable = 0
-
-    def __call__(self, state: RolldownState) -> float | None:
-        if state.pairs_left() > self.most_dice:
-            return None
-        self.reachable += 1
-        return self.probe(state)
+    tables, whether or not some 4-dice tables are stored beside them. It is a
+    :class:`~dicetree.solver.games.rolldown.tablebase.TableOracle`, so the compiled search reads
+    its tables itself (and counts ``reachable`` alike)."""
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -668,15 +669,27 @@ class PackStore:
             self._open[path] = opened
         return opened
 
+    def _shard(self, game: str, shard: str) -> _Shard:
+        """The listing of ``shard`` (called with the lock held)."""
+        known = self._shards.get((game, shard))
+        if known is None:
+            known = self._shards[(game, shard)] = _Shard(self.folder(game, shard))
+        return known
+
     def _where(self, game: str, shard: str, name: str) -> Path | None:
-        key = (game, shard)
         with self._lock:
-            known = self._shards.get(key)
-            if known is None:
-                known = self._shards[key] = _Shard(self.folder(game, shard))
+            known = self._shard(game, shard)
             if name not in known.where:  # a miss: the folder may have gained packs since
                 known.refresh(self._info)
             return known.where.get(name)
+
+    def names(self, game: str, shard: str) -> AbstractSet[str]:
+        """Every table stored in ``shard`` (its packs' directories read again when the folder changed), as
+        they are now: for callers that look up many names of one shard at once."""
+        with self._lock:
+            known = self._shard(game, shard)
+            known.refresh(self._info)
+            return known.where.keys()  # a refresh makes a new dict: this view stays as it is
 
     def has(self, game: str, shard: str, name: str) -> bool:
         """Whether a pack of ``shard`` holds table ``name`` (its directory checked, not its values)."""

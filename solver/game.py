@@ -392,10 +392,11 @@ class Game(ABC):
 
     def compiled_search(self, *, cache_slots: int, star2: bool, history: bool, chance_samples: int, seed: int):
         """A compiled search for :class:`dicetree.solver.search.Searcher` to run where it applies, or
-        ``None`` (the default: the Python search answers). It offers ``declines(state)`` (why it cannot
-        search ``state``, '' when it can), ``begin(state)``, ``iteration(actions, depth, deadline)``
-        (player 0's value of each root move, and whether the search was exact), ``evaluate(state)``
-        (player 0's leaf value, as ``evaluate(state, 0)``), ``nodes``, ``sampled``, ``chance_note()`` and ``table`` (its transposition table, with the
+        ``None`` (the default: the Python search answers). It offers ``declines(state, oracle)`` (why it
+        cannot search ``state`` probing the searcher's ``oracle``, '' when it can), ``begin(state)``,
+        ``iteration(actions, depth, deadline)`` (player 0's value of each root move, and whether the
+        search was exact), ``evaluate(state)`` (player 0's leaf value, as ``evaluate(state, 0)``),
+        ``nodes``, ``table_probes``, ``table_hits``, ``sampled``, ``chance_note()`` and ``table`` (its transposition table, with the
         :class:`dicetree.cache.transposition.TranspositionTable` methods the searcher uses at the root)."""
         return None
 

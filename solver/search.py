@@ -208,8 +208,8 @@ class Searcher:
     ``history`` switches the history heuristic of move ordering.
 
     Where the game offers a compiled search (``Game.compiled_search``: RolldownBeta's) and it can
-    search the position (no ``oracle``, a cache), each iteration runs there: the same values, best
-    moves and principal line, much faster. ``compiled=False`` (or ``DICETREE_SEARCH=python`` in the
+    search the position (with a cache, and an ``oracle`` it reads itself or none), each iteration runs
+    there: the same values, best moves, principal line and table probes, much faster. ``compiled=False`` (or ``DICETREE_SEARCH=python`` in the
     environment) keeps every search in Python.
     """
 
@@ -331,15 +331,15 @@ class Searcher:
             self._engine = None
 
     def compiled_for(self, state: State):
-        """The game's compiled search if it answers ``state`` exactly as this search would (it runs
-        without endgame tables and with a cache), else None."""
-        if not self._use_compiled or self.oracle is not None or self.cache is None:
+        """The game's compiled search if it answers ``state`` exactly as this search would (with a cache,
+        probing the same ``oracle`` or none), else None."""
+        if not self._use_compiled or self.cache is None:
             return None
         if self._compiled is None:
             engine = self.game.compiled_search(cache_slots=self.cache.slots, star2=self.star2, history=self.history,
                                                chance_samples=self.chance_samples, seed=self.seed)
             self._compiled = engine if engine is not None else False
-        if not self._compiled or self._compiled.declines(state):
+        if not self._compiled or self._compiled.declines(state, self.oracle):
             return None
         return self._compiled
 
@@ -361,6 +361,7 @@ class Searcher:
                     values, solved = engine.iteration(order, iteration, self._deadline)
                 finally:
                     self.nodes = engine.nodes
+                    self.oracle_probes, self.oracle_hits = engine.table_probes, engine.table_hits
             else:
                 self.nodes += 1  # the root
                 values = {a: self._value(children[a], iteration - 1, self.low, self.high) for a in order}

@@ -149,8 +149,9 @@ def test_compiled_evaluations_equal_the_python_ones(objective, evaluation):
 
 def agree(game: Rolldown, state: RolldownState, depth: int, network=None, **options) -> tuple[int, int]:
     """Search ``state`` both ways with fresh searchers; the same best move (or a tie), every move's value
-    within 1e-12; node counts equal where neither transposition table had a collision. Returns the
-    node counts. With ``network``, the compiled search evaluates it (the Python game must too)."""
+    within 1e-12; node counts (and endgame-table probes and hits, with an ``oracle`` among the options)
+    equal where neither transposition table had a collision. Returns the node counts. With ``network``,
+    the compiled search evaluates it (the Python game must too)."""
     python = Searcher(game, compiled=False, cache_slots=2**18, **options)
     compiled = Searcher(game, compiled=True, cache_slots=2**18, **options)
     if network is not None:  # what the network's rule option will hand over (issue 25)
@@ -168,6 +169,8 @@ def agree(game: Rolldown, state: RolldownState, depth: int, network=None, **opti
                                                                        for k in ("overwrites", "rejected"))
     if not collisions:
         assert found.stats.nodes == expected.stats.nodes
+        assert (found.stats.table_probes, found.stats.table_hits) == (expected.stats.table_probes,
+                                                                       expected.stats.table_hits)
     return found.stats.nodes, expected.stats.nodes
 
 
@@ -248,7 +251,7 @@ def test_the_python_search_is_kept_where_the_compiled_one_cannot_answer(monkeypa
     assert Searcher(game, compiled=True).compiled_for(state) is not None
     assert Searcher(game, compiled=False).compiled_for(state) is None
     assert Searcher(network_game()).compiled_for(state) is None  # an estimate the rules do not name
-    assert Searcher(game, oracle=lambda s: None).compiled_for(state) is None  # endgame tables
+    assert Searcher(game, oracle=lambda s: None).compiled_for(state) is None  # values compiled code cannot read
     assert Searcher(game, use_cache=False).compiled_for(state) is None
     monkeypatch.setenv("DICETREE_SEARCH", "python")
     assert Searcher(game).compiled_for(state) is None

@@ -138,9 +138,10 @@ def test_the_rules_and_the_tables_play_a_card_the_same_way(ace, card):
 # ----- layout ------------------------------------------------------------------------------------------------------
 LAYERS = {  # a module may import only from lower layers (or its own)
     "cards": 0, "datafile": 0, "state": 1, "match_equity": 2, "rules": 3, "notation": 4, "evaluation": 4,
-    "fitted": 4, "hands": 4, "board": 4, "fused": 4, "endless": 4, "tables": 5, "tablebase": 6, "study": 7, "exact_leaves": 7, "game": 8, "__init__": 9,
+    "fitted": 4, "hands": 4, "board": 4, "fused": 4, "endless": 4, "tables": 5, "tablebase": 6, "study": 7, "exact_leaves": 7, "game": 9, "__init__": 10,
     "network_kernel": 2, "network": 4, "network_training": 7,
-    "packed": 2, "compiled_rules": 4, "compiled_evaluation": 5, "compiled_kernel": 6, "compiled_search": 7,
+    "packed": 2, "compiled_rules": 4, "compiled_evaluation": 5, "compiled_tables": 6, "compiled_kernel": 7,
+    "compiled_search": 8,
 }
 
 

@@ -38,6 +38,7 @@ from dicetree.solver.games.rolldown.compiled_rules import (
     roll_dice,
     sample_joker,
 )
+from dicetree.solver.games.rolldown.compiled_tables import MOST_DICE, NO_TABLES, no_tables, probe_tables
 from dicetree.solver.games.rolldown.packed import ACTION_CODES, SLOTS
 from dicetree.solver.games.rolldown.state import DECIDE, JOKER_ROLL, QUEEN_SECOND
 from dicetree.solver.limits import CLOCK_MASK, MAX_DEPTH
@@ -78,6 +79,8 @@ class Arrays(NamedTuple):
     weights: np.ndarray  # and their weights
     leaves: np.ndarray  # remembered evaluations: dice, cards, generation, value (as float64 bits)
     leaf_values: np.ndarray  # the same memory as float64
+    endgame_rows: np.ndarray  # the stored endgame tables this search reaches (compiled_tables.TableIndex)
+    endgame_counters: np.ndarray  # their probes and hits, and the most dice a side they hold (-1: none)
 
 
 def new_arrays(cache_slots: int, listed: int, samples: int) -> Arrays:
@@ -93,6 +96,7 @@ def new_arrays(cache_slots: int, listed: int, samples: int) -> Arrays:
         np.zeros((2, ACTION_CODES), dtype=np.int64), np.zeros((MAX_PLY, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY, children)), np.zeros((MAX_PLY, children)), np.zeros((MAX_PLY, 12), dtype=np.int64),
         np.zeros((MAX_PLY, samples, 12), dtype=np.int64), np.zeros((MAX_PLY, samples)), leaves, leaves.view(np.float64),
+        *no_tables(),
     )
 
 
@@ -241,6 +245,10 @@ def node_value(dice: int, cards: int, depth: int, alpha: float, beta: float, pro
     phase = phase_of(cards)
     if phase in (DECIDE, QUEEN_SECOND):
         # ----- a decision: fail-soft alpha-beta (with probe, the first move only)
+        if arrays.endgame_counters[MOST_DICE] != NO_TABLES:  # a stored exact value first, as Python's oracle
+            known = probe_tables(dice, cards, arrays.endgame_rows, arrays.endgame_counters)
+            if known == known:  # not NaN: a table holds it
+                return known
         if depth == 0:
             stats[HORIZON] += 1
             memo = arrays.leaves

@@ -11,9 +11,10 @@ It searches what the Python search would, with the same values (to rounding) and
 
 * a Joker with more outcomes than ``exact_chance_limit`` is estimated from its own seeded sample (the
   Python search seeds ``random.Random`` with the position's text, which compiled code cannot);
-* it declines (:meth:`CompiledSearch.declines`) and the Python search runs: with endgame tables
-  (their probes are not compiled), unknown cards, full matches (``horizon=match``), an estimate given
-  by the caller, or a match score the equity tables cannot value.
+* it declines (:meth:`CompiledSearch.declines`) and the Python search runs: with an oracle other than
+  the stored endgame tables (:class:`~dicetree.solver.games.rolldown.tablebase.TableOracle`, whose tables it
+  reads itself: :mod:`dicetree.solver.games.rolldown.compiled_tables`), unknown cards, full matches
+  (``horizon=match``), an estimate given by the caller, or a match score the equity tables cannot value.
 
 numba's compiled code is cached in ``$NUMBA_CACHE_DIR`` when set, else in the user's cache folder
 (``~/.cache/dicetree/numba``, :func:`numba_cache_dir`); the first use says once on stderr how long it
@@ -41,10 +42,12 @@ from dicetree.solver.games.rolldown import compiled_kernel, network_kernel
 from dicetree.solver.games.rolldown.compiled_evaluation import evaluate as compiled_evaluate
 from dicetree.solver.games.rolldown.compiled_evaluation import Leaves, leaves_of
 from dicetree.solver.games.rolldown.compiled_rules import numba_cache_dir
+from dicetree.solver.games.rolldown.compiled_tables import HITS, PROBES, WITHIN_REACH, TableIndex
 from dicetree.solver.game import GameError
 from dicetree.solver.games.rolldown.packed import action_code, decode_action, pack, packable
 from dicetree.solver.games.rolldown.cards import JOKER
 from dicetree.solver.games.rolldown.state import RolldownState
+from dicetree.solver.games.rolldown.tablebase import TableOracle
 from dicetree.solver.limits import SearchTimeout
 
 LARGEST_LISTED = 1 << 16
@@ -145,13 +148,18 @@ class CompiledSearch:
         self.samples, self.seed = chance_samples, seed
         self._leaves: Leaves | None = None
         self._root: RolldownState | None = None
+        self._oracle: TableOracle | None = None
+        self._tables: TableIndex | None = None  # the running search's, with an oracle
 
     # ----- what it searches ------------------------------------------------------------------------
-    def declines(self, state: RolldownState) -> str:
-        """Why the Python search must answer ``state`` ('' when the compiled one can)."""
+    def declines(self, state: RolldownState, oracle=None) -> str:
+        """Why the Python search must answer ``state`` ('' when the compiled one can), probing ``oracle``
+        (exact values from outside, None for none) at every decision node below the root as it would."""
         reason = packable(state)
         if reason:
             return reason
+        if oracle is not None and not isinstance(oracle, TableOracle):
+            return "the search probes exact values that compiled code cannot read (not the stored endgame tables)"
         game = self.game
         if game.objective == "match" and state.mode != "single" and game.horizon == "match":
             return "full matches (horizon=match) deal new rounds"
@@ -160,13 +168,13 @@ class CompiledSearch:
         leaves = leaves_of(game, state, network=self.network, clip=self.clip)
         if np.isnan(leaves.win_a).any() or np.isnan(leaves.win_b).any():
             return "the match equity tables cannot value every score this round may end with"
-        self._leaves, self._root = leaves, state
+        self._leaves, self._root, self._oracle = leaves, state, oracle
         return ""
 
     # ----- a search ----------------------------------------------------------------------------------
     def begin(self, state: RolldownState) -> None:
         """A new search of ``state`` (after :meth:`declines` said ''): counters and history reset."""
-        if self._root is not state and self.declines(state):
+        if self._root is not state and self.declines(state, self._oracle):
             raise GameError("the compiled search cannot search this position")
         stats = self.arrays.stats
         generation = stats[self.kernel.GENERATION]
@@ -174,6 +182,7 @@ class CompiledSearch:
         stats[self.kernel.GENERATION] = generation
         self.arrays.config[self.kernel.LEAVES_BASE] = generation  # this search's leaves may differ (a match's scores)
         self.arrays.history[:] = 0
+        self._tables = None if self._oracle is None else TableIndex(self._oracle, state)
         self._words = pack(state)
         self._last_iteration = 0.0
 
@@ -181,6 +190,11 @@ class CompiledSearch:
         """Every root move's value (player A's) at ``depth``, and whether no line reached the depth
         (solved). Raises :class:`SearchTimeout` if the deadline passed first; Ctrl-C stops it too."""
         k, arrays = self.kernel, self.arrays
+        tables = self._tables
+        if tables is not None:  # the tables this depth reaches, loaded before the clock runs the search
+            tables.reach(depth)
+            arrays = arrays._replace(endgame_rows=tables.rows, endgame_counters=tables.counters)
+            within_reach = int(tables.counters[WITHIN_REACH])
         horizon = int(arrays.stats[k.HORIZON])
         codes = np.array([action_code(a) for a in actions], dtype=np.int64)
         values = np.zeros(len(actions))
@@ -214,6 +228,8 @@ class CompiledSearch:
                 worker.join()
             raise
         self._last_iteration = time.perf_counter() - started
+        if tables is not None:
+            tables.oracle.reachable += int(tables.counters[WITHIN_REACH]) - within_reach
         if failure:
             raise failure[0]
         if not done or not done[0]:
@@ -223,6 +239,10 @@ class CompiledSearch:
 
     nodes = property(lambda self: int(self.arrays.stats[self.kernel.NODES]), doc="nodes searched so far")
     sampled = property(lambda self: int(self.arrays.stats[self.kernel.SAMPLED]), doc="sampled Jokers expanded")
+    table_probes = property(lambda self: 0 if self._tables is None else int(self._tables.counters[PROBES]),
+                            doc="endgame-table probes so far (every decision node below the root, as the oracle's)")
+    table_hits = property(lambda self: 0 if self._tables is None else int(self._tables.counters[HITS]),
+                          doc="of those, the positions a stored table held")
 
     def evaluate(self, state: RolldownState) -> float:
         """Player A's leaf value of a decision position of the running search (the compiled evaluation:

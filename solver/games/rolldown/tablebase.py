@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -159,7 +159,7 @@ class Tablebase:
         self.hits += 1
         return float(table[state_index(state)])
 
-    def oracle(self) -> Callable[[RolldownState], float | None] | None:
+    def oracle(self) -> TableOracle | None:
         """A probe from player 0's view, for :class:`dicetree.solver.search.Searcher`'s ``oracle`` (``None``
         while no table is stored: nothing to probe). Costs a listing of the shards' folders: their
         packs are read when a position first needs one."""
@@ -167,16 +167,7 @@ class Tablebase:
         stored = self.packs.shards(self.game_name)
         if not stored:
             return None
-        most_dice = max(shard.partition("-")[0].count("d") for shard in stored)  # dice a side (no parsing)
-
-        def value_for_a(state: RolldownState) -> float | None:
-            if state.pairs_left() > most_dice:  # cheaper than a signature for a sure miss
-                self.probes += 1
-                return None
-            value = self.probe(state)
-            return None if value is None else ROUND_POV.view(value, seen_by=state.mover, player=0)
-
-        return value_for_a
+        return TableOracle(self, max(shard.partition("-")[0].count("d") for shard in stored))  # dice a side
 
     def move_values(self, state: RolldownState) -> list[tuple[Action, float]]:
         """Every legal move with its exact value for the mover (tables of the position's closure
@@ -447,6 +438,37 @@ class Tablebase:
         if unchecked:
             line += f"; {unchecked:,} pack{'s' * (unchecked != 1)} built before it was checked (the next build settles them)"
         return line
+
+
+class TableOracle:
+    """The stored tables of ``base`` as a search's oracle: player 0's exact value of a position with at
+    most ``most_dice`` dice a side that a stored table holds, else None (:meth:`Tablebase.oracle`).
+
+    RolldownBeta's compiled search reads the same tables itself (:mod:`.compiled_tables`) where its
+    searcher probes one of these. ``reachable`` counts the probes of positions within ``most_dice``
+    (those a table could hold), whichever search made them.
+
+    >>> import tempfile
+    >>> from dicetree.solver.games.rolldown import Rolldown
+    >>> base = Tablebase(TableStore(tempfile.mkdtemp()))
+    >>> _ = base.build(max_dice=1)
+    >>> oracle = base.oracle()
+    >>> round(oracle(Rolldown().parse("d8:2/d6:5 a -/-")), 6), oracle.most_dice, oracle.reachable
+    (0.24, 1, 1)
+    """
+
+    def __init__(self, base: Tablebase, most_dice: int):
+        self.base = base
+        self.most_dice = most_dice
+        self.reachable = 0
+
+    def __call__(self, state: RolldownState) -> float | None:
+        if state.pairs_left() > self.most_dice:  # cheaper than a signature for a sure miss
+            self.base.probes += 1
+            return None
+        self.reachable += 1
+        value = self.base.probe(state)
+        return None if value is None else ROUND_POV.view(value, seen_by=state.mover, player=0)
 
 
 class StoredTables(Mapping):

@@ -141,6 +141,20 @@ def _dice_text(dice: Sequence[int]) -> str:
     return "".join(f"d{s}" for s in dice)
 
 
+def signature_name(mine: Sequence[int], theirs: Sequence[int], my_hand: Sequence[int] = (),
+                   their_hand: Sequence[int] = ()) -> str:
+    """:attr:`Signature.name` of material given sorted (without building the signature: a search's
+    look-up of the tables it may reach tries thousands of names).
+
+    >>> signature_name((4, 8), (6, 10), (12, 13), (5,))
+    'd4d8-d6d10.QK-5'
+    """
+    text = f"{_dice_text(mine)}-{_dice_text(theirs)}"
+    if my_hand or their_hand:
+        text += f".{_hand_text(my_hand)}-{_hand_text(their_hand)}"
+    return text
+
+
 @dataclass(frozen=True, order=True)
 class Signature:
     """The material of a table, from the mover's view: dice (by sides) and hands (card codes),
@@ -176,10 +190,7 @@ class Signature:
 
     @property
     def name(self) -> str:
-        text = f"{_dice_text(self.mine)}-{_dice_text(self.theirs)}"
-        if self.my_hand or self.their_hand:
-            text += f".{_hand_text(self.my_hand)}-{_hand_text(self.their_hand)}"
-        return text
+        return signature_name(self.mine, self.theirs, self.my_hand, self.their_hand)
 
     def __str__(self) -> str:
         return self.name
@@ -1281,6 +1292,7 @@ __all__ = [
     "plan_batches",
     "probe",
     "required_signatures",
+    "signature_name",
     "run_plan",
     "solve_batch",
     "state_index",
