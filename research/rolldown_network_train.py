@@ -11,7 +11,9 @@ exact values of N dice where those tables are stored, and of each smaller size.
 
 Each sweep is kept in ``benchmarks/.cells/rolldown_network/<name>.npz``: a stopped run started again with the
 same arguments resumes after the last finished sweep. ``--start PATH`` starts from another network's data
-file (e.g. the 3-dice network when learning 4 dice).
+file (e.g. the 3-dice network when learning 4 dice); with wider ``--hidden`` layers it is widened first, its
+output kept. ``--fresh`` fits new positions every sweep (the shipped network's third stage: see
+``results/rolldown-network/README.md``).
 
 Usage::
 
@@ -74,6 +76,20 @@ def without_unseen_inputs(net: Perceptron, unseen: np.ndarray) -> Perceptron:
     return Perceptron(net.sizes, params)
 
 
+def print_sweep(sweep: Sweep) -> None:
+    """A sweep's figures, one line (the training's progress)."""
+    print(f"sweep {sweep.sweep:3d}: targets moved {sweep.mean_change:.5f} (max {sweep.max_change:.3f}), "
+          f"residual {sweep.residual:.5f}, anchors' error {sweep.anchor_error:.5f}, {sweep.seconds:.1f}s", flush=True)
+
+
+def sweep_table(sweeps: list[Sweep]) -> list[str]:
+    """The sweeps' figures as the lines of a Markdown table."""
+    return ["| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
+            "|---:|---:|---:|---:|---:|---:|"] + [
+        f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
+        f"{s.seconds:.1f} |" for s in sweeps]
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dice", type=int, default=3, help="the size learned (dice a side)")
@@ -81,7 +97,8 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=40000, help="positions of N dice valued by lookahead")
     parser.add_argument("--anchors", type=int, default=150000, help="exact positions of N - 1 dice")
     parser.add_argument("--small-anchors", type=int, default=10000, help="exact positions of each size below N - 1")
-    parser.add_argument("--hidden", default="64,32", help="hidden layers' sizes")
+    parser.add_argument("--hidden", default=None, help="hidden layers' sizes (default 64,32, or --start's; with "
+                        "--start, wider layers widen its network, its output kept: new units start silent)")
     parser.add_argument("--sweeps", type=int, default=30)
     parser.add_argument("--epochs", type=int, default=2, help="epochs of training a sweep")
     parser.add_argument("--rate", type=float, default=2e-3)
@@ -89,11 +106,16 @@ def main(argv=None) -> None:
     parser.add_argument("--tolerance", type=float, default=1e-3, help="stop when the targets move less on average")
     parser.add_argument("--check", type=int, default=20000, help="fresh positions of each size to check against")
     parser.add_argument("--start", help="start from this network data file")
+    parser.add_argument("--batch", type=int, default=256, help="rows a training step")
+    parser.add_argument("--fresh", action="store_true", help="draw --positions new positions every sweep (more "
+                        "positions seen for the same memory; a sweep's change is then measured on the new ones)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True, help="the network's data file to write")
     parser.add_argument("--results-name", default=None, help="results file stem (default train-<N>dice)")
     args = parser.parse_args(argv)
-    hidden = [int(h) for h in args.hidden.split(",") if h]
+    start = load_network(args.start).net if args.start else None
+    hidden = ([int(h) for h in args.hidden.split(",") if h] if args.hidden
+              else start.sizes[1:-1].tolist() if start is not None else [64, 32])
     tablebase = Tablebase(TableStore(args.tables))
     rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
@@ -111,24 +133,25 @@ def main(argv=None) -> None:
         anchor_values.append(values)
     anchors = (np.concatenate(anchor_rows), np.concatenate(anchor_values))
     rows = sample_rows(rng, args.dice, args.positions)
-    net = (load_network(args.start).net if args.start
-           else Perceptron.initial([INPUT_LENGTH, *hidden, 1], rng))
-    key = hashlib.sha256(repr(sorted(vars(args).items())).encode()).hexdigest()[:12]
+    sizes = [INPUT_LENGTH, *hidden, 1]
+    net = (Perceptron.initial(sizes, rng) if start is None
+           else start if start.sizes.tolist() == sizes else start.widened(sizes, rng))
+    # the checkpoint's key: the arguments as the script had them before --batch and --fresh (so an older command resumes)
+    keyed = {k: v for k, v in vars(args).items() if not (k == "batch" and v == 256) and not (k == "fresh" and not v)}
+    keyed["hidden"] = args.hidden or "64,32"
+    key = hashlib.sha256(repr(sorted(keyed.items())).encode()).hexdigest()[:12]
     checkpoint = CELLS / "rolldown_network" / f"train-{args.dice}dice-{key}.npz"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
 
-    def report(sweep: Sweep) -> None:
-        print(f"sweep {sweep.sweep:3d}: targets moved {sweep.mean_change:.5f} (max {sweep.max_change:.3f}), "
-              f"residual {sweep.residual:.5f}, anchors' error {sweep.anchor_error:.5f}, {sweep.seconds:.1f}s", flush=True)
-
     problem = LookaheadProblem(args.dice, below)
     result = value_iteration(problem, rows, net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
-                             rate=args.rate, decay=args.decay, tolerance=args.tolerance, checkpoint=checkpoint,
-                             progress=report)
+                             rate=args.rate, decay=args.decay, batch=args.batch, tolerance=args.tolerance,
+                             checkpoint=checkpoint, progress=print_sweep,
+                             fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None)
     seconds = time.perf_counter() - started
     training = {
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
-        "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed,
+        "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed, "fresh": args.fresh,
         "last_sweep": vars(result.sweeps[-1]) if result.sweeps else None,
         "command": "research/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
     }
@@ -150,10 +173,7 @@ def main(argv=None) -> None:
              f"valued by one decision of lookahead, {len(anchors[0]):,} exact anchors of 1 to {args.dice - 1} dice; "
              f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
              f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
-             "| sweep | targets' mean change | largest change | residual (mean abs) | anchors' error | seconds |",
-             "|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {s.sweep} | {s.mean_change:.5f} | {s.max_change:.4f} | {s.residual:.5f} | {s.anchor_error:.5f} | "
-              f"{s.seconds:.1f} |" for s in result.sweeps]
+             *sweep_table(result.sweeps)]
     lines += ["", "Checked on positions drawn afresh (no cards, nobody on a first turn), against exact values:", "",
               "| dice a side | positions | mean abs error | bias | 95th percentile | largest |", "|---:|---:|---:|---:|---:|---:|"]
     for size, c in checks.items():

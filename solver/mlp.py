@@ -62,6 +62,30 @@ class Perceptron:
             parts += [rng.normal(0.0, np.sqrt(2.0 / n_in), n_in * n_out), np.zeros(n_out)]
         return cls(np.asarray(sizes), np.concatenate(parts))
 
+    def widened(self, sizes: Sequence[int], rng: np.random.Generator) -> Perceptron:
+        """This network with wider hidden layers (``sizes``: as many layers, none narrower) and the same output
+        for every input: each new unit gets random input weights (He) and zero output weights, so training
+        goes on from this network's function with room to improve on it.
+
+        >>> rng = np.random.default_rng(2)
+        >>> small = Perceptron.initial([3, 4, 2, 1], rng)
+        >>> wide = small.widened([3, 8, 5, 1], rng)
+        >>> x = rng.random((5, 3))
+        >>> wide.sizes.tolist(), bool(np.allclose(wide.logits(x), small.logits(x)))
+        ([3, 8, 5, 1], True)
+        """
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if len(sizes) != len(self.sizes) or sizes[0] != self.sizes[0] or sizes[-1] != 1 or (sizes < self.sizes).any():
+            raise ValueError(f"cannot widen {self.sizes.tolist()} to {sizes.tolist()}: same depth and input, "
+                             "no layer narrower")
+        wide = Perceptron.initial(sizes, rng)
+        for (weights, bias), (new_weights, new_bias) in zip(self.layers, wide.layers):
+            n_in, n_out = weights.shape
+            new_weights[n_in:, :] = 0.0  # the new units of the layer below feed nothing yet
+            new_weights[:n_in, :n_out] = weights
+            new_bias[:n_out] = bias
+        return wide
+
     def logits(self, x: np.ndarray) -> np.ndarray:
         """The output logit of each row of ``x`` (rows of ``sizes[0]`` inputs): in float64 for float64 input,
         else in float32 (which halves the time of a large batch; compact inputs such as small integers

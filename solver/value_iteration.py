@@ -31,6 +31,10 @@ with the same checkpoint resumes after the last sweep finished.
 [True, True, False, True, True, False]
 >>> result.converged
 True
+>>> drawn = value_iteration(Take(), rows, net, np.random.default_rng(0), sweeps=40, epochs=20, rate=3e-2,
+...                         fresh=lambda rng: rng.integers(1, 7, (12, 1)))  # new piles every sweep
+>>> (drawn.net.probabilities(Take().encode(rows)) > 0.5).tolist()
+[True, True, False, True, True, False]
 """
 
 from __future__ import annotations
@@ -72,13 +76,51 @@ class Lookahead:
         return best
 
 
+@dataclass(frozen=True)
+class ChoiceLookahead:
+    """One decision of lookahead where some moves hold a later choice of the same player after chance (a card
+    that rolls a die, then lets its player choose the next die): ``direct`` holds the moves without one;
+    ``inner`` is a :class:`Lookahead` whose positions are the *choices* (a choice is worth its best option).
+    Chance-then-choose move ``k`` belongs to position ``parent[k]`` and is worth the sum, over the choices ``c``
+    with ``move[c] == k``, of ``weight[c]`` (the chance outcome's probability) times choice ``c``'s value.
+    :func:`value_iteration` takes it where it takes a :class:`Lookahead` (both have ``children`` and ``targets``).
+
+    >>> none, one = np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    >>> direct = Lookahead(one, np.array([0.25]), none, np.empty(0), np.empty(0), np.empty((0, 1)))
+    >>> inner = Lookahead(np.array([0, 0, 1, 1]), np.array([0.0, 0.0, 0.0, 0.0]), np.arange(4), -np.ones(4),
+    ...                   np.ones(4), np.zeros((4, 1)))
+    >>> look = ChoiceLookahead(direct, inner, parent=one, move=np.array([0, 0]), weight=np.array([0.5, 0.5]))
+    >>> look.targets(np.array([0.9, 0.6, 0.8, 0.7]), 1).round(6).tolist()  # max(0.25, (0.4 + 0.3) / 2)
+    [0.35]
+    """
+
+    direct: Lookahead
+    inner: Lookahead
+    parent: np.ndarray
+    move: np.ndarray
+    weight: np.ndarray
+
+    @property
+    def children(self) -> np.ndarray:
+        return np.concatenate([self.direct.children, self.inner.children])
+
+    def targets(self, child_values: np.ndarray, positions: int) -> np.ndarray:
+        """Each position's best move's value, given the network's values of :attr:`children` (in order)."""
+        split = len(self.direct.children)
+        best = self.direct.targets(child_values[:split], positions)
+        choices = self.inner.targets(child_values[split:], len(self.move))
+        values = np.bincount(self.move, weights=self.weight * choices, minlength=len(self.parent))
+        np.maximum.at(best, self.parent, values)
+        return best
+
+
 class ValueProblem(Protocol):
     """What a game supplies to :func:`value_iteration`."""
 
     def encode(self, rows: np.ndarray) -> np.ndarray:
         """The network's input of each position (a row of the game's integers)."""
 
-    def lookahead(self, rows: np.ndarray) -> Lookahead:
+    def lookahead(self, rows: np.ndarray) -> Lookahead | ChoiceLookahead:
         """One decision of lookahead from each position of ``rows``."""
 
 
@@ -117,13 +159,20 @@ def child_values(net: Perceptron, encoded: list[np.ndarray]) -> np.ndarray:
 def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rng: np.random.Generator, *,
                     anchors: tuple[np.ndarray, np.ndarray] | None = None, sweeps: int = 30, epochs: int = 4,
                     rate: float = 1e-3, decay: float = 1.0, batch: int = 256, tolerance: float = 1e-3,
-                    checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None) -> Result:
+                    checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None,
+                    fresh: Callable[[np.random.Generator], np.ndarray] | None = None) -> Result:
     """Fit ``net`` to ``rows``' one-decision targets (and ``anchors``: rows of exact values with their
     values) until the targets' mean change in a sweep is below ``tolerance``, or ``sweeps`` sweeps.
 
     Each sweep trains ``epochs`` epochs at a rate of ``rate * decay**sweep``, the positions and the
     anchors shuffled together, weighted equally per row. The lookahead is computed and its
     children encoded once (they are fixed), their values once a sweep.
+
+    With ``fresh`` (a function drawing positions like ``rows``), every sweep after the first fits new
+    positions ``fresh(rng)`` instead (their lookahead computed anew): many more positions are seen for
+    the same memory. A sweep's *change* is then its targets less the values the network gave the same
+    positions before the sweep (the network's error against its own lookahead on positions it has not
+    been fitted to), which, like the change of fixed targets, falls to the fit's noise as it settles.
     """
     lookahead = problem.lookahead(rows)
     encoded = encode_children(problem, lookahead.children)
@@ -142,6 +191,13 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         if converged:
             break
         started = time.perf_counter()
+        if fresh is not None and sweep:
+            del encoded  # the last sweep's children go before the next ones are encoded
+            rows = fresh(rng)
+            lookahead = problem.lookahead(rows)
+            encoded = encode_children(problem, lookahead.children)
+            x_rows = problem.encode(rows).astype(np.float64)
+            previous = trainer.net.probabilities(x_rows)
         targets = lookahead.targets(child_values(trainer.net, encoded), len(rows))
         change = np.abs(targets - previous)
         previous = targets
@@ -168,4 +224,4 @@ def _save(path: Path, net: Perceptron, sweeps: list[Sweep]) -> None:
     partial.replace(path)  # a stop while writing leaves the sweep before intact
 
 
-__all__ = ["Lookahead", "Result", "Sweep", "ValueProblem", "child_values", "encode_children", "value_iteration"]
+__all__ = ["ChoiceLookahead", "Lookahead", "Result", "Sweep", "ValueProblem", "child_values", "encode_children", "value_iteration"]

@@ -1,0 +1,78 @@
+"""The value error of leaf evaluations against exact values, side by side on the same positions: RolldownBeta
+positions of 1 to ``--dice`` dice a side (no cards, nobody on a first turn; each side's kinds and faces
+uniform, kept where the table is stored, as ``research/rolldown_network_train.py`` checks), drawn from a seed
+no training run uses, valued by each ``--model`` (a value network's data file) and by ``fitted``.
+
+Usage::
+
+    nice -n 5 .venv/bin/python research/rolldown_network_check.py --dice 4 --tables /work/tables \\
+        --model shipped=solver/games/rolldown/value_network.json --model wide=PATH --output results/rolldown-network/value-error
+
+Writes ``<output>.md`` and ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared cores: threads only contend
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
+
+import numpy as np
+from report import write_report
+from rolldown_network_train import error_figures, exact_sample
+
+from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown.fitted import load_model
+from dicetree.solver.games.rolldown.network import load_network
+from dicetree.solver.games.rolldown.network_kernel import RAW_DICE, SLOTS
+from dicetree.solver.games.rolldown.state import RolldownState
+from dicetree.solver.games.rolldown.tablebase import Tablebase
+
+SEED = 25_000  # a stream apart from the training's and the training checks' (seeds 1 to 1,003)
+
+
+def fitted_values(rows: np.ndarray) -> np.ndarray:
+    """The shipped fitted model's estimate of raw vectors without cards, for their side 0."""
+    model = load_model()
+    return np.array([model.estimate(RolldownState(dice=(tuple(int(f) for f in row[RAW_DICE : RAW_DICE + SLOTS]),
+                                                        tuple(int(f) for f in row[RAW_DICE + SLOTS : RAW_DICE + 2 * SLOTS])),
+                                                  mover=0), 0) for row in rows])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dice", type=int, default=4, help="sizes 1 to this many dice a side")
+    parser.add_argument("--tables", required=True)
+    parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH", help="a value network's data file")
+    parser.add_argument("--draws", type=int, default=20000, help="positions drawn a size (those stored are kept)")
+    parser.add_argument("--output", required=True, help="results file stem")
+    args = parser.parse_args(argv)
+    tablebase = Tablebase(TableStore(args.tables))
+    models = dict(item.split("=", 1) for item in args.model)
+    rng = np.random.default_rng(SEED)
+    results: dict[str, dict[int, dict]] = {name: {} for name in [*models, "fitted"]}
+    for size in range(1, args.dice + 1):
+        rows, exact = exact_sample(rng, tablebase, size, args.draws)
+        for name, path in models.items():
+            results[name][size] = error_figures(load_network(path).estimate_rows(rows), exact)
+        results["fitted"][size] = error_figures(fitted_values(rows), exact)
+    sizes = range(1, args.dice + 1)
+    lines = ["# Value error against exact values, side by side on the same positions", "",
+             "`research/rolldown_network_check.py " + " ".join(sys.argv[1:] if argv is None else argv) + "`", "",
+             "Mean absolute error in win probability (in brackets: bias, 95th percentile), positions without cards "
+             f"drawn afresh (seed {SEED}), kept where the table is stored.", "",
+             "| evaluation | " + " | ".join(f"{n} dice" for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
+    for name, found in results.items():
+        cells = [f"{found[n]['mean_abs_error']:.4f} ({found[n]['bias']:+.4f}, {found[n]['p95_abs_error']:.3f})"
+                 if found[n]["positions"] else "–" for n in sizes]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| positions | " + " | ".join(f"{results['fitted'][n]['positions']:,}" for n in sizes) + " |")
+    write_report(args.output, "\n".join(lines) + "\n", {"models": models, "seed": SEED, "results": results})
+
+
+if __name__ == "__main__":
+    main()
