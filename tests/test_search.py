@@ -143,6 +143,19 @@ def test_principal_line_shows_chance_events():
     assert len(result.pv) == 3  # B's reply ends the line at depth 2
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_fixed_depth_gives_the_line_every_reported_iteration_has(compiled):
+    # Iterations nobody sees get no principal line (it cost half of a small compiled search): the last one must.
+    state = ROLLDOWN.parse("d6:2,d8:5/d4:3,d6:6 a QK/-")
+    seen = []
+    watched = Searcher(ROLLDOWN, cache_slots=2**14, compiled=compiled).search(state, depth=3, on_iteration=seen.append,
+                                                                              lines=True)
+    fixed = Searcher(ROLLDOWN, cache_slots=2**14, compiled=compiled).search(state, depth=3, lines=True)
+    assert [bool(r.pv) for r in seen] == [True] * 3 and seen[-1].pv == watched.pv and len(fixed.pv) > 1
+    assert fixed.pv == watched.pv and fixed.lines == watched.lines and len(fixed.lines) == len(fixed.moves)
+    assert fixed.stats.nodes == watched.stats.nodes
+
+
 def test_huge_chance_nodes_are_sampled_and_reported():
     state = ROLLDOWN_SAMPLED.parse("d4:2,d6:3/d4:4,d6:1 a X/-")
     result = Searcher(ROLLDOWN_SAMPLED, cache_slots=2**12).search(state, depth=1)
