@@ -74,11 +74,12 @@ class Perceptron:
         >>> wide.sizes.tolist(), bool(np.allclose(wide.logits(x), small.logits(x)))
         ([3, 8, 5, 1], True)
         """
-        sizes = np.asarray(sizes, dtype=np.int64)
-        if len(sizes) != len(self.sizes) or sizes[0] != self.sizes[0] or sizes[-1] != 1 or (sizes < self.sizes).any():
-            raise ValueError(f"cannot widen {self.sizes.tolist()} to {sizes.tolist()}: same depth and input, "
+        wide_sizes = np.asarray(sizes, dtype=np.int64)
+        if (len(wide_sizes) != len(self.sizes) or wide_sizes[0] != self.sizes[0] or wide_sizes[-1] != 1
+                or (wide_sizes < self.sizes).any()):
+            raise ValueError(f"cannot widen {self.sizes.tolist()} to {wide_sizes.tolist()}: same depth and input, "
                              "no layer narrower")
-        wide = Perceptron.initial(sizes, rng)
+        wide = Perceptron.initial(wide_sizes.tolist(), rng)
         for (weights, bias), (new_weights, new_bias) in zip(self.layers, wide.layers):
             n_in, n_out = weights.shape
             new_weights[n_in:, :] = 0.0  # the new units of the layer below feed nothing yet

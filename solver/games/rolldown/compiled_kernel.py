@@ -143,11 +143,11 @@ def prefetch_probe(arrays: Arrays, dice: int, cards: int, depth: int) -> None:
     node prefetches its children's before searching the first (each probe missed the cache in turn)."""
     if phase_of(cards) in (DECIDE, QUEEN_SECOND):
         if depth == 0:
-            prefetch_row(arrays.leaves, leaf_slot(dice, cards))
+            prefetch_row(arrays.leaves, leaf_slot(dice, cards))  # type: ignore[call-arg]  # numba fills the typing context
         else:
-            prefetch_row(arrays.table, table_slot(arrays, dice, cards))
+            prefetch_row(arrays.table, table_slot(arrays, dice, cards))  # type: ignore[call-arg]  # numba fills the typing context
     else:
-        prefetch_row(arrays.table, table_slot(arrays, cache_key(dice, cards), cards))
+        prefetch_row(arrays.table, table_slot(arrays, cache_key(dice, cards), cards))  # type: ignore[call-arg]  # numba fills the typing context
 
 
 @jit

@@ -139,9 +139,9 @@ def probe_tables(dice: int, cards: int, rows, counters) -> float:
                     if f:
                         position = position * SIDES[slot] + f - 1
             if rows[row, KIND] == FIXED32_VALUES:
-                value = np.float64(_fixed32_at(rows[row, ADDRESS], position)) / np.float64(FIXED_SCALE)
+                value = np.float64(_fixed32_at(rows[row, ADDRESS], position)) / np.float64(FIXED_SCALE)  # type: ignore[call-arg]  # numba fills the typing context
             else:
-                value = _float64_at(rows[row, ADDRESS], position)
+                value = _float64_at(rows[row, ADDRESS], position)  # type: ignore[call-arg]  # numba fills the typing context
             counters[HITS] += 1
             return value if mover == 0 else 1.0 - value
         row = (row + 1) & mask
