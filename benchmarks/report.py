@@ -22,6 +22,14 @@ def write_report(stem: Path | str, markdown: str, data: dict) -> None:
     print(f"wrote {stem.with_suffix('.md')} and {stem.with_suffix('.json')}")
 
 
+def report_or_print(stem: Path | str, markdown: str, data: dict, *, quick: bool) -> None:
+    """:func:`write_report`, except for a smoke run (``quick``), whose figures are only printed."""
+    if quick:
+        print(markdown)
+    else:
+        write_report(stem, markdown, data)
+
+
 def cell(benchmark: str, name: str, compute: Callable[[], dict]) -> dict:
     """``compute()``'s result for one cell of ``benchmark``, kept in ``.cells/benchmark/name.json``:
     a rerun reads the cell instead of computing it again (written atomically, so a run killed while

@@ -41,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
-from report import CELLS, write_report
+from report import CELLS, report_or_print
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games import load_game
@@ -166,10 +166,7 @@ def main(argv=None) -> None:
     ])
     data = {"seed": args.seed, "deals": args.deals, "strategy": args.strategy, "two_cards_win_rate": two_cards,
             "played": played, "exact_2dice": {CARD_LETTERS[r]: v for r, v in exact.items()}}
-    if args.quick:
-        print(markdown)
-    else:
-        write_report(RESULTS / "card-values", markdown, data)
+    report_or_print(RESULTS / "card-values", markdown, data, quick=args.quick)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
-from report import cell, write_report
+from report import cell, report_or_print
 from rolldown_evaluation import random_position
 
 from dicetree.solver.games.rolldown import Rolldown
@@ -224,10 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         data["sets"][title]["rows"] = rows
     lines.append(f"{time.perf_counter() - started:.0f} s wall in this run (kept chunks are read back, not timed again).")
     markdown = "\n".join(lines)
-    if args.quick:
-        print(markdown)
-    else:
-        write_report(RESULTS / "fivedice-error", markdown, data)
+    report_or_print(RESULTS / "fivedice-error", markdown, data, quick=args.quick)
 
 
 if __name__ == "__main__":
