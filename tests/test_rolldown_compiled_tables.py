@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 import pytest
-from test_rolldown_compiled import agree, random_position
+from test_rolldown_compiled import agree, fresh_compiled_memory, random_position  # noqa: F401 (an autouse fixture)
 
 from dicetree.cache.packs import PackStore
 from dicetree.cache.store import TableStore
