@@ -7,6 +7,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 CELLS = Path(__file__).resolve().parent / ".cells"
 """Where long benchmarks keep the cells they finished (not committed): a run stopped half-way
 resumes from them. Delete a benchmark's folder to measure afresh."""
@@ -20,6 +22,17 @@ def write_report(stem: Path | str, markdown: str, data: dict) -> None:
     stem.with_suffix(".md").write_text(markdown.rstrip("\n") + "\n")
     stem.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {stem.with_suffix('.md')} and {stem.with_suffix('.json')}")
+
+
+def error_figures(predicted: np.ndarray, exact: np.ndarray) -> dict:
+    """How far estimates are from exact values: their count, mean absolute error, bias (mean signed error),
+    95th percentile and largest absolute error (None where there are no positions)."""
+    error = predicted - exact
+    some = len(exact) > 0
+    return {"positions": int(len(exact)), "mean_abs_error": float(np.abs(error).mean()) if some else None,
+            "bias": float(error.mean()) if some else None,
+            "p95_abs_error": float(np.quantile(np.abs(error), 0.95)) if some else None,
+            "max_abs_error": float(np.abs(error).max()) if some else None}
 
 
 def report_or_print(stem: Path | str, markdown: str, data: dict, *, quick: bool) -> None:

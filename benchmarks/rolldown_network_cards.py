@@ -28,32 +28,23 @@ import time
 from pathlib import Path
 
 import numpy as np
-from report import write_report
+from report import error_figures, write_report
 from rolldown_evaluation import model_estimate
 
 from dicetree.cache.store import TableStore
-from dicetree.solver.games.rolldown import RolldownState
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.network import FORMAT as NETWORK_FORMAT
 from dicetree.solver.games.rolldown.network import load_network
-from dicetree.solver.games.rolldown.network_kernel import CARD_CODES, RAW_HANDS, SLOTS
 from dicetree.solver.games.rolldown.network_training import (
     card_table_values,
-    hand_of,
     held_out,
+    row_position,
     sample_card_rows,
     sample_rows,
 )
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "rolldown-network"
-
-
-def row_state(row: np.ndarray) -> RolldownState:
-    """The position of a raw vector (nobody on a first turn), its side 0 the mover (player A)."""
-    dice = (tuple(int(f) for f in row[:SLOTS]), tuple(int(f) for f in row[SLOTS : 2 * SLOTS]))
-    hands = (hand_of(row[RAW_HANDS : RAW_HANDS + CARD_CODES]), hand_of(row[RAW_HANDS + CARD_CODES : RAW_HANDS + 2 * CARD_CODES]))
-    return RolldownState(dice=dice, mover=0, hands=hands)
 
 
 def estimator(name: str, models: dict[str, str]):
@@ -63,7 +54,7 @@ def estimator(name: str, models: dict[str, str]):
     if name in models and json.loads(Path(models[name]).read_text()).get("format") == NETWORK_FORMAT:
         return load_network(models[name]).estimate_rows
     single = model_estimate(models[name]) if name in models else load_model().estimate
-    return lambda rows: np.array([single(row_state(row), 0) for row in rows])
+    return lambda rows: np.array([single(row_position(row), 0) for row in rows])
 
 
 def position_sets(tablebase: Tablebase, rng: np.random.Generator, count: int, hold_out: float):
@@ -81,14 +72,6 @@ def position_sets(tablebase: Tablebase, rng: np.random.Generator, count: int, ho
         kept = np.flatnonzero(~np.isnan(exact))[:count]
         sets.append((f"{dice} dice, no cards", rows[kept], exact[kept]))
     return sets
-
-
-def figures(predicted: np.ndarray, exact: np.ndarray) -> dict:
-    error = predicted - exact
-    if not len(error):
-        return {"positions": 0}
-    return {"positions": int(len(error)), "mean_abs_error": float(np.abs(error).mean()), "bias": float(error.mean()),
-            "p95_abs_error": float(np.quantile(np.abs(error), 0.95)), "max_abs_error": float(np.abs(error).max())}
 
 
 def main(argv=None) -> None:
@@ -111,7 +94,7 @@ def main(argv=None) -> None:
         estimate = estimator(name, models)
         started = time.perf_counter()
         predicted = {label: estimate(rows) for label, rows, _ in sets}
-        results[name] = {label: figures(predicted[label], exact) for label, _, exact in sets}
+        results[name] = {label: error_figures(predicted[label], exact) for label, _, exact in sets}
         errors[name] = {label: np.abs(predicted[label] - exact) for label, _, exact in sets}
         print(f"{name}: {time.perf_counter() - started:.1f} s", flush=True)
     for name in names[1:]:  # the first evaluation against each other, on the same positions

@@ -22,25 +22,22 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared c
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
-from report import write_report
-from rolldown_network_train import error_figures, exact_sample
+from report import error_figures, write_report
+from rolldown_network_train import exact_sample
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.network import load_network
-from dicetree.solver.games.rolldown.network_kernel import RAW_DICE, SLOTS
-from dicetree.solver.games.rolldown.state import RolldownState
+from dicetree.solver.games.rolldown.network_training import row_position
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
 SEED = 25_000  # a stream apart from the training's and the training checks' (seeds 1 to 1,003)
 
 
 def fitted_values(rows: np.ndarray) -> np.ndarray:
-    """The shipped fitted model's estimate of raw vectors without cards, for their side 0."""
+    """The shipped fitted model's estimate of raw vectors, for their side 0."""
     model = load_model()
-    return np.array([model.estimate(RolldownState(dice=(tuple(int(f) for f in row[RAW_DICE : RAW_DICE + SLOTS]),
-                                                        tuple(int(f) for f in row[RAW_DICE + SLOTS : RAW_DICE + 2 * SLOTS])),
-                                                  mover=0), 0) for row in rows])
+    return np.array([model.estimate(row_position(row), 0) for row in rows])
 
 
 def main(argv=None) -> None:

@@ -37,7 +37,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared c
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
-from report import CELLS, write_report
+from report import CELLS, error_figures, write_report
 
 from dicetree.cache.store import TableStore
 from dicetree.solver.games.rolldown.network import load_network, network_payload
@@ -57,14 +57,6 @@ def exact_sample(rng: np.random.Generator, tablebase: Tablebase, dice: int, coun
     values = table_values(tablebase, rows)
     kept = ~np.isnan(values)
     return rows[kept], values[kept]
-
-
-def error_figures(predicted: np.ndarray, exact: np.ndarray) -> dict:
-    error = predicted - exact
-    return {"positions": int(len(exact)), "mean_abs_error": float(np.abs(error).mean()) if len(exact) else None,
-            "bias": float(error.mean()) if len(exact) else None,
-            "p95_abs_error": float(np.quantile(np.abs(error), 0.95)) if len(exact) else None,
-            "max_abs_error": float(np.abs(error).max()) if len(exact) else None}
 
 
 def without_unseen_inputs(net: Perceptron, unseen: np.ndarray) -> Perceptron:

@@ -41,6 +41,7 @@ from dicetree.solver.games.rolldown.network_kernel import (
     SLOTS,
 )
 from dicetree.solver.games.rolldown.rules import card_faces
+from dicetree.solver.games.rolldown.state import RolldownState
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
 from dicetree.solver.value_iteration import ChoiceLookahead, Lookahead
@@ -183,6 +184,15 @@ def held_out(rows: np.ndarray, share: float) -> np.ndarray:
 def hand_of(counts: np.ndarray) -> tuple[int, ...]:
     """A hand (sorted card codes) from a raw vector's 14 counts."""
     return tuple(int(card) for card in np.repeat(np.arange(1, CARD_CODES + 1), counts.astype(np.int64)))
+
+
+def row_position(row: np.ndarray) -> RolldownState:
+    """The position of a raw vector whose hands are known, its side 0 the mover (player A): the inverse of
+    :func:`~dicetree.solver.games.rolldown.network_kernel.raw_position` for a decision of player A."""
+    dice = (tuple(int(f) for f in row[RAW_DICE : RAW_DICE + SLOTS]),
+            tuple(int(f) for f in row[RAW_DICE + SLOTS : RAW_DICE + 2 * SLOTS]))
+    hands = (hand_of(row[RAW_HANDS : RAW_HANDS + CARD_CODES]), hand_of(row[RAW_HANDS + CARD_CODES : RAW_HANDS + 2 * CARD_CODES]))
+    return RolldownState(dice=dice, mover=0, hands=hands, first_turn=(bool(row[RAW_FIRST]), bool(row[RAW_FIRST + 1])))
 
 
 def card_table_values(tablebase: Tablebase, rows: np.ndarray, max_dice: int = SLOTS) -> np.ndarray:
