@@ -101,6 +101,9 @@ def main(argv=None) -> None:
     parser.add_argument("--batch", type=int, default=256, help="rows a training step")
     parser.add_argument("--fresh", action="store_true", help="draw --positions new positions every sweep (more "
                         "positions seen for the same memory; a sweep's change is then measured on the new ones)")
+    parser.add_argument("--minutes", type=float, default=None, help="start no sweep that would end after this many "
+                        "minutes (from this start, a resumed run's too; not part of the checkpoint's key, so a stopped "
+                        "run started again with --minutes 0 writes the network of its last finished sweep)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True, help="the network's data file to write")
     parser.add_argument("--results-name", default=None, help="results file stem (default train-<N>dice)")
@@ -129,7 +132,8 @@ def main(argv=None) -> None:
     net = (Perceptron.initial(sizes, rng) if start is None
            else start if start.sizes.tolist() == sizes else start.widened(sizes, rng))
     # the checkpoint's key: the arguments as the script had them before --batch and --fresh (so an older command resumes)
-    keyed = {k: v for k, v in vars(args).items() if not (k == "batch" and v == 256) and not (k == "fresh" and not v)}
+    keyed = {k: v for k, v in vars(args).items()
+             if not (k == "batch" and v == 256) and not (k == "fresh" and not v) and k != "minutes"}
     keyed["hidden"] = args.hidden or "64,32"
     key = hashlib.sha256(repr(sorted(keyed.items())).encode()).hexdigest()[:12]
     checkpoint = CELLS / "rolldown_network" / f"train-{args.dice}dice-{key}.npz"
@@ -139,7 +143,8 @@ def main(argv=None) -> None:
     result = value_iteration(problem, rows, net, rng, anchors=anchors, sweeps=args.sweeps, epochs=args.epochs,
                              rate=args.rate, decay=args.decay, batch=args.batch, tolerance=args.tolerance,
                              checkpoint=checkpoint, progress=print_sweep,
-                             fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None)
+                             fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None,
+                             time_limit=None if args.minutes is None else 60 * args.minutes)
     seconds = time.perf_counter() - started
     training = {
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
@@ -164,7 +169,9 @@ def main(argv=None) -> None:
              f"Network {INPUT_LENGTH}-{'-'.join(map(str, hidden))}-1; {len(rows):,} positions of {args.dice} dice "
              f"valued by one decision of lookahead, {len(anchors[0]):,} exact anchors of 1 to {args.dice - 1} dice; "
              f"{len(result.sweeps)} sweeps ({'converged' if result.converged else 'not converged'}: the criterion is a "
-             f"mean change of the targets under {args.tolerance} in a sweep), {seconds:.0f} s.", "",
+             f"mean change of the targets under {args.tolerance} in a sweep"
+             f"{'; stopped by --minutes' if len(result.sweeps) < args.sweeps and not result.converged else ''}), "
+             f"{seconds:.0f} s.", "",
              *sweep_table(result.sweeps)]
     lines += ["", "Checked on positions drawn afresh (no cards, nobody on a first turn), against exact values:", "",
               "| dice a side | positions | mean abs error | bias | 95th percentile | largest |", "|---:|---:|---:|---:|---:|---:|"]

@@ -12,7 +12,8 @@ moving (the mean change of a sweep below ``tolerance``), beside *anchors*: posit
 are known (the smaller sizes), fitted at the same time so one network answers for every size.
 
 Each sweep's network and figures are written to ``checkpoint`` (when given), and a run started again
-with the same checkpoint resumes after the last sweep finished.
+with the same checkpoint resumes after the last sweep finished. ``time_limit`` ends a run early, between
+sweeps, with the network of the last sweep finished (a long run planned to end by a given time).
 
 >>> import numpy as np
 >>> from dicetree.solver.mlp import Perceptron
@@ -31,6 +32,8 @@ with the same checkpoint resumes after the last sweep finished.
 [True, True, False, True, True, False]
 >>> result.converged
 True
+>>> value_iteration(Take(), rows, net, np.random.default_rng(0), time_limit=0.0).sweeps  # no time: no sweep
+[]
 >>> drawn = value_iteration(Take(), rows, net, np.random.default_rng(0), sweeps=40, epochs=20, rate=3e-2,
 ...                         fresh=lambda rng: rng.integers(1, 7, (12, 1)))  # new piles every sweep
 >>> (drawn.net.probabilities(Take().encode(rows)) > 0.5).tolist()
@@ -160,7 +163,8 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
                     anchors: tuple[np.ndarray, np.ndarray] | None = None, sweeps: int = 30, epochs: int = 4,
                     rate: float = 1e-3, decay: float = 1.0, batch: int = 256, tolerance: float = 1e-3,
                     checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None,
-                    fresh: Callable[[np.random.Generator], np.ndarray] | None = None) -> Result:
+                    fresh: Callable[[np.random.Generator], np.ndarray] | None = None,
+                    time_limit: float | None = None) -> Result:
     """Fit ``net`` to ``rows``' one-decision targets (and ``anchors``: rows of exact values with their
     values) until the targets' mean change in a sweep is below ``tolerance``, or ``sweeps`` sweeps.
 
@@ -173,7 +177,11 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
     the same memory. A sweep's *change* is then its targets less the values the network gave the same
     positions before the sweep (the network's error against its own lookahead on positions it has not
     been fitted to), which, like the change of fixed targets, falls to the fit's noise as it settles.
+
+    With ``time_limit`` (seconds from the call), no sweep is started that the last one's duration says
+    would end after it; the result is then neither converged nor all ``sweeps`` long.
     """
+    called = time.perf_counter()
     lookahead = problem.lookahead(rows)
     encoded = encode_children(problem, lookahead.children)
     x_rows = problem.encode(rows).astype(np.float64)
@@ -187,10 +195,11 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
     trainer = AdamTrainer(net)
     previous = trainer.net.probabilities(x_rows)
     converged = bool(done) and done[-1].mean_change < tolerance
+    last_seconds = 0.0  # this call's last sweep (a resumed run's saved sweeps ran at another time)
     for sweep in range(len(done), sweeps):
-        if converged:
-            break
         started = time.perf_counter()
+        if converged or (time_limit is not None and started - called + last_seconds > time_limit):
+            break
         if fresh is not None and sweep:
             del encoded  # the last sweep's children go before the next ones are encoded
             rows = fresh(rng)
@@ -210,6 +219,7 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         figures = Sweep(sweep + 1, float(change.mean()), float(change.max()), float(np.abs(fitted - targets).mean()),
                         anchor_error, time.perf_counter() - started)
         done.append(figures)
+        last_seconds = figures.seconds
         converged = figures.mean_change < tolerance
         if checkpoint is not None:
             _save(checkpoint, trainer.net, done)
