@@ -94,7 +94,8 @@ def new_arrays(cache_slots: int, listed: int, samples: int) -> Arrays:
     children = max(listed, samples) + 1
     table = np.empty((cache_slots, 4), dtype=np.int64)
     table.fill(0)  # touched now, in order: faulting its pages in at random during a search costs far more
-    leaves = np.zeros((LEAF_SLOTS, 4), dtype=np.int64)
+    leaves = np.empty((LEAF_SLOTS, 4), dtype=np.int64)
+    leaves.fill(0)  # the same for the remembered evaluations
     return Arrays(
         table, table.view(np.float64),
         np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(2), np.zeros(1, dtype=np.int64),
