@@ -2,8 +2,9 @@
 
 For each position and depth it runs the Python :class:`~dicetree.solver.search.Searcher`
 (``compiled=False``) and the compiled one (``compiled=True``; the default of every command) with fresh
-searchers (2^20-slot tables, as ``dicetree best``), in alternating order, and reports wall and CPU
-time (medians: the Python search's of 3 runs under 2 s, else 1; the compiled search's of 5), nodes, and
+searchers (2^20-slot tables, as ``dicetree best``; the fitted model's memo of estimates emptied before each, as
+a fresh process has it), in alternating order, and reports wall and CPU
+time (medians: the Python search's of 3 runs under 2 s of CPU, else 1; the compiled search's of 5), nodes, and
 the ratio of times; it checks that both give the
 same best move and every move's value within 1e-12. Where the Python search would take too long
 (``--python-limit``, default the round start at depth 4: 845 s in issue 24) its time is extrapolated
@@ -61,6 +62,7 @@ from benchmarks.search import POSITIONS as SEARCH_POSITIONS  # noqa: E402
 from dicetree.cache.store import TableStore  # noqa: E402
 from dicetree.solver.games.rolldown import Rolldown  # noqa: E402
 from dicetree.solver.games.rolldown.compiled_tables import TableIndex  # noqa: E402
+from dicetree.solver.games.rolldown.fitted import load_model  # noqa: E402
 from dicetree.solver.games.rolldown.tablebase import TableOracle, Tablebase  # noqa: E402
 from dicetree.solver.search import Searcher, expectimax  # noqa: E402
 
@@ -102,6 +104,10 @@ def timed_search(game: Rolldown, state, depth: int, compiled: bool, oracle: Tabl
     searcher = Searcher(game, compiled=compiled, oracle=oracle)
     if compiled and searcher.compiled_for(state) is None:
         raise SystemExit(f"the compiled search declined {game.format(state)}")
+    # Both searches start with no leaf estimate remembered, as a search in a fresh process does: the
+    # compiled one forgets its memo at every search, the fitted model's memo outlives a Python search
+    # (kept, a repeat of the round start at depth 2 took 0.075 s of CPU instead of 0.50).
+    load_model().forget()
     gc.collect()
     wall, cpu = time.perf_counter(), time.process_time()
     result = searcher.search(state, depth=depth)
@@ -130,7 +136,9 @@ def measure(game: Rolldown, label: str, text: str, depth: int, python_limit: flo
                 continue
             runs[compiled].append(timed_search(game, state, depth, compiled))
         compiled_first = not compiled_first
-        if max(r[1] for side in runs.values() for r in side) > 2.0:
+        # CPU, not wall: under load a first Python search (which also fills the process's caches: 1.4 s
+        # of CPU at the round start with cards, 0.24 s after) ran 6 s of wall and was the only sample
+        if max(r[2] for side in runs.values() for r in side) > 2.0:
             break
         if not runs[False]:
             break
@@ -173,6 +181,7 @@ def warm(game: Rolldown, text: str) -> None:
 def baseline(game: Rolldown, label: str, text: str, depth: int) -> dict:
     """Plain expectimax (every root move at depth - 1) against the compiled search at ``depth``."""
     state = game.parse(text)
+    load_model().forget()  # cold, as timed_search's searches start
     gc.collect()
     cpu = time.process_time()
     values = {game.action_name(state, a): expectimax(game, game.apply(state, a), depth - 1)

@@ -25,7 +25,6 @@ from dicetree.solver.games.rolldown.compiled_rules import (
     legal_actions,
     outcome_count,
 )
-from dicetree.solver.games.rolldown import compiled_search
 from dicetree.solver.games.rolldown.compiled_search import CompiledSearch
 from dicetree.solver.games.rolldown.packed import action_code, decode_action, pack, unpack
 from dicetree.solver.games.rolldown.state import (
@@ -38,16 +37,6 @@ from dicetree.solver.games.rolldown.state import (
 from dicetree.solver.search import Searcher
 
 JOKER, QUEEN = 14, 12
-
-
-@pytest.fixture(autouse=True)
-def fresh_compiled_memory(monkeypatch):
-    """Every compiled search here starts from zeroed memory, never a finished searcher's (the pool in
-    compiled_search is emptied and kept empty): with reused memory, node counts of a search with tables
-    were seen to differ from Python's by 2% in one process in two (values and best moves did not). Not
-    yet explained; the pool stays for users, whose searches it makes cheaper."""
-    compiled_search._spare.clear()
-    monkeypatch.setattr(compiled_search, "_give_back", lambda shape, arrays: None)
 
 
 def random_position(rng: random.Random, game: Rolldown, *, dice: int, cards: bool, mode: str = "single",

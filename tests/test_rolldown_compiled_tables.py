@@ -8,15 +8,16 @@ Tables are built into a temporary folder (2 dice a side, and the card tables of 
 
 from __future__ import annotations
 
+import gc
 import random
 
 import numpy as np
 import pytest
-from test_rolldown_compiled import agree, fresh_compiled_memory, random_position  # noqa: F401 (an autouse fixture)
+from test_rolldown_compiled import agree, random_position
 
 from dicetree.cache.packs import PackStore
 from dicetree.cache.store import TableStore
-from dicetree.solver.games.rolldown import Rolldown
+from dicetree.solver.games.rolldown import Rolldown, compiled_search
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 from dicetree.solver.games.rolldown.tables import Signature
 from dicetree.solver.search import Searcher
@@ -75,15 +76,42 @@ def test_reachable_probes_are_counted_alike(tablebase):
     state = game.parse("d4:1,d6:2,d8:5/d4:3,d6:6,d8:2 a -/-")
     searchers = [Searcher(game, compiled=compiled, cache_slots=2**18, oracle=TableOracle(tablebase, 2))
                  for compiled in (False, True)]
-    python, compiled = (searcher.search(state, depth=3) for searcher in searchers)
+    python, compiled = (searcher.search(state, depth=2) for searcher in searchers)
     assert compiled.value == pytest.approx(python.value, abs=1e-12)
     counts = [(s.oracle.reachable, r.stats.table_hits, r.stats.table_probes) for s, r in zip(searchers, (python, compiled))]
-    assert counts[0][2] > counts[0][0] >= counts[0][1] > 0
-    # equal where the transposition tables kept the same entries (the Python one's hash varies by process)
-    collisions = searchers[0].cache.overwrites + searchers[0].cache.rejected + sum(
-        searchers[1]._compiled.table.counters()[k] for k in ("overwrites", "rejected"))
-    for ours, theirs in zip(counts[1], counts[0]):
-        assert ours == theirs if not collisions else abs(ours - theirs) <= 0.01 * theirs
+    for reachable, hits, probes in counts:
+        assert probes > reachable >= hits > 0
+    # Equal where the Python table kept every entry. Which of its keys share a slot changes from process to
+    # process (a state's hash mixes its strings' and None's, which vary by process), and a collision changes
+    # its node and probe counts (by 3% at depth 3: one process in two failed a 1% tolerance); the compiled
+    # table's slots do not vary (its own hash of the packed words), so neither do its counts.
+    if not searchers[0].cache.overwrites + searchers[0].cache.rejected:
+        assert counts[1] == counts[0] and compiled.stats.nodes == python.stats.nodes
+
+
+def test_memory_a_finished_searcher_leaves_is_as_good_as_new(tablebase):
+    # A finished compiled searcher's memory (transposition table, remembered evaluations) is handed to the
+    # next searcher of its size (compiled_search's pool). A search with another evaluation fills it with the
+    # same positions at other values; a search on that memory must count the same nodes and table probes
+    # and find the same values and line as on new memory: what the earlier owner stored never counts.
+    state = Rolldown().parse("d4:1,d6:2,d8:5/d4:3,d6:6,d8:2 a -/-")  # the 2-dice tables from depth 2 on
+
+    def search(game: Rolldown) -> tuple[np.ndarray, tuple]:
+        searcher = Searcher(game, compiled=True, cache_slots=2**12, oracle=tablebase.oracle())
+        result = searcher.search(state, depth=3, lines=True)
+        seen = (result.stats.nodes, result.stats.table_probes, result.stats.table_hits, result.pv,
+                [(move.name, move.value) for move in result.moves])
+        return searcher._compiled.arrays.table, seen
+
+    compiled_search._spare.clear()
+    new_memory, expected = search(Rolldown())
+    compiled_search._spare.clear()
+    used_memory, other = search(Rolldown(evaluation="heuristic"))
+    gc.collect()  # a searcher gives its memory back when it is collected
+    reused_memory, found = search(Rolldown())
+    assert reused_memory is used_memory is not new_memory
+    assert other[4] != expected[4]  # the earlier owner's values differ: had they leaked, so would these
+    assert found == expected
 
 
 def test_tables_stored_as_float64_are_read_too(tablebase, tmp_path):

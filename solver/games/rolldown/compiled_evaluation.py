@@ -53,7 +53,14 @@ FITTED, HEURISTIC, NETWORK = 0, 1, 2
 ROUND, POINTS, MATCH = 0, 1, 2
 FEATURES = len(FEATURE_NAMES)
 
-AFTER_ROUND = 6 * SLOTS
+# The fitted estimate's per-pair quotients, by slot and face: the chance that a die of the slot's sides
+# rolls at least the face, and min(face, sides) / sides. Looked up rather than divided (four divisions
+# a pair of dice were most of a 6-dice leaf's cost): the same float64 quotients, so the same values to the bit.
+MOST_FACES = int(SIDES.max())
+AT_LEAST = np.array([[(sides - v + 1) / sides if sides >= v else 0.0 for v in range(MOST_FACES + 1)] for sides in SIDES])
+UP_TO = np.array([[min(v, sides) / sides for v in range(MOST_FACES + 1)] for sides in SIDES])
+
+AFTER_ROUND = 8 * SLOTS
 """Where :func:`after_round`'s working memory starts in ``Leaves.work`` (the fitted estimate's comes first)."""
 
 # No reference counting (_nrt=False): these functions allocate nothing, and the counting of every array
@@ -190,14 +197,20 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
     other = 1 - to_move
     my_slots = leaves.work[4 * SLOTS:5 * SLOTS]
     their_slots = leaves.work[5 * SLOTS:6 * SLOTS]
+    my_faces = leaves.work[6 * SLOTS:7 * SLOTS]  # the dice in play's faces, read once (the loops below
+    their_faces = leaves.work[7 * SLOTS:8 * SLOTS]  # visit every pair)
     n = 0
     m = 0
     for slot in range(SLOTS):
-        if face(dice, to_move, slot):
+        mine = face(dice, to_move, slot)
+        if mine:
             my_slots[n] = slot
+            my_faces[n] = mine
             n += 1
-        if face(dice, other, slot):
+        theirs = face(dice, other, slot)
+        if theirs:
             their_slots[m] = slot
+            their_faces[m] = theirs
             m += 1
     pairs, pair_at = leaves.pair_values, leaves.pair_at
     if n == 1:
@@ -219,20 +232,22 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
     their_bits = 0
     my_count = 0
     their_count = 0
+    # Branch-free (0/1 arithmetic, not ifs): which die captures which is a coin toss to the processor, and
+    # its mispredicted branches were a third of a 6-dice leaf's cost.
     for i in range(n):
-        f = face(dice, to_move, my_slots[i])
+        f = my_faces[i]
         for j in range(n):
-            g = face(dice, other, their_slots[j])
-            if mine_may and f >= g:
-                mine_bits |= 1 << (SLOTS * i + j)
-                my_count += 1
-                work[i] += 1
-                work[SLOTS + j] += 1
-            if theirs_may and g >= f:
-                their_bits |= 1 << (SLOTS * i + j)
-                their_count += 1
-                work[2 * SLOTS + i] += 1
-                work[3 * SLOTS + j] += 1
+            g = their_faces[j]
+            mine = int(mine_may) & int(f >= g)
+            theirs = int(theirs_may) & int(g >= f)
+            mine_bits |= mine << (SLOTS * i + j)
+            my_count += mine
+            work[i] += mine
+            work[SLOTS + j] += mine
+            their_bits |= theirs << (SLOTS * i + j)
+            their_count += theirs
+            work[2 * SLOTS + i] += theirs
+            work[3 * SLOTS + j] += theirs
     # A capture (i, j) is safe when every capture of the other side uses die i or die j.
     my_safe = 0
     their_safe = 0
@@ -246,12 +261,10 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
         my_taken += work[2 * SLOTS + i] > 0
         their_capturing += work[3 * SLOTS + i] > 0
         for j in range(n):
-            bit = 1 << (SLOTS * i + j)
-            if mine_bits & bit and work[2 * SLOTS + i] + work[3 * SLOTS + j] - (1 if their_bits & bit else 0) \
-                    == their_count:
-                my_safe += 1
-            if their_bits & bit and work[i] + work[SLOTS + j] - (1 if mine_bits & bit else 0) == my_count:
-                their_safe += 1
+            mine = (mine_bits >> (SLOTS * i + j)) & 1
+            theirs = (their_bits >> (SLOTS * i + j)) & 1
+            my_safe += mine & int(work[2 * SLOTS + i] + work[3 * SLOTS + j] - theirs == their_count)
+            their_safe += theirs & int(work[i] + work[SLOTS + j] - mine == my_count)
     inv_pairs = 1.0 / (n * n)
     inv_n = 1.0 / n
     up = 0.0
@@ -268,29 +281,32 @@ def fitted_estimate(dice: int, cards: int, to_move: int, leaves: Leaves) -> floa
     their_sides = 0
     my_high, my_low, their_high, their_low = 0, 99, 0, 99
     for i in range(n):
-        s = SIDES[my_slots[i]]
-        f = face(dice, to_move, my_slots[i])
+        si = my_slots[i]
+        s = SIDES[si]
+        f = my_faces[i]
         for j in range(n):
-            t = SIDES[their_slots[j]]
-            g = face(dice, other, their_slots[j])
-            up += (s - g + 1 if s >= g else 0) / s - (t - f + 1 if t >= f else 0) / t
-            down += (f if f < t else t) / t - (g if g < s else s) / s
-            vm = pairs[pair_at[my_slots[i], their_slots[j]] + (f - 1) * t + g - 1]
-            vo = pairs[pair_at[their_slots[j], my_slots[i]] + (g - 1) * s + f - 1]
+            tj = their_slots[j]
+            t = SIDES[tj]
+            g = their_faces[j]
+            up += AT_LEAST[si, g] - AT_LEAST[tj, f]
+            down += UP_TO[tj, f] - UP_TO[si, g]
+            vm = pairs[pair_at[si, tj] + (f - 1) * t + g - 1]
+            vo = pairs[pair_at[tj, si] + (g - 1) * s + f - 1]
             vm_sum += vm
             vo_sum += vo
             vm_max = max(vm_max, vm)
             vo_max = max(vo_max, vo)
             vm_min = min(vm_min, vm)
             vo_min = min(vo_min, vo)
-        my_share += f / s
+        my_share += UP_TO[si, f]
         my_sides += s
         my_high = max(my_high, f)
         my_low = min(my_low, f)
     for j in range(n):
-        t = SIDES[their_slots[j]]
-        g = face(dice, other, their_slots[j])
-        their_share += g / t
+        tj = their_slots[j]
+        t = SIDES[tj]
+        g = their_faces[j]
+        their_share += UP_TO[tj, g]
         their_sides += t
         their_high = max(their_high, g)
         their_low = min(their_low, g)

@@ -55,8 +55,10 @@ T_DICE, T_CARDS, T_VALUE, T_META = range(4)
 MASK, STAR2, HISTORY, ACE_PRINTED, EXACT_LIMIT, SAMPLES, SEED, BASE, LEAVES_BASE = range(9)
 # BASE: table entries of this generation or older belong to an earlier owner of the memory (empty slots);
 # LEAVES_BASE: remembered evaluations of this generation or older belong to an earlier search
-LEAF_SLOTS = 1 << 16
-"""Evaluations remembered (direct-mapped by the position's hash): the same leaf recurs within a search."""
+LEAF_SLOTS = 1 << 20
+"""Evaluations remembered (direct-mapped by the position's hash): the same leaf recurs within a search and
+across its iterations. At the example's depth 4 (25 million evaluations) 2^20 slots evaluate 18% fewer
+leaves than 2^16 did, for 32 MiB (as much as the transposition table)."""
 
 jit = numba.njit(**JIT_OPTIONS)  # no reference counting: see compiled_rules
 MAX_PLY = 2 * MAX_DEPTH + 8
@@ -92,7 +94,8 @@ def new_arrays(cache_slots: int, listed: int, samples: int) -> Arrays:
     children = max(listed, samples) + 1
     table = np.empty((cache_slots, 4), dtype=np.int64)
     table.fill(0)  # touched now, in order: faulting its pages in at random during a search costs far more
-    leaves = np.zeros((LEAF_SLOTS, 4), dtype=np.int64)
+    leaves = np.empty((LEAF_SLOTS, 4), dtype=np.int64)
+    leaves.fill(0)  # the same for the remembered evaluations
     return Arrays(
         table, table.view(np.float64),
         np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(2), np.zeros(1, dtype=np.int64),

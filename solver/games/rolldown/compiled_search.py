@@ -65,7 +65,12 @@ _spare_lock = threading.Lock()
 
 def _take_memory(cache_slots: int, listed: int, samples: int) -> compiled_kernel.Arrays:
     """A search's memory: the spare one of this shape if a finished searcher left it, else new (a 2^20
-    table is 32 MB: zeroing it again for every new searcher cost more than a small search)."""
+    table is 32 MB: zeroing it again for every new searcher cost more than a small search).
+
+    Nothing the earlier owner left counts: its table entries and remembered evaluations are of its
+    generations (``BASE``, ``LEAVES_BASE``: read as empty), :meth:`CompiledSearch.begin` zeroes the counters
+    and the history, and the per-ply buffers are written before they are read. A search on spare memory
+    counts the same nodes and table probes as on new memory (tests/test_rolldown_compiled_tables.py)."""
     shape = (cache_slots, listed, samples)
     with _spare_lock:
         arrays = _spare.pop(shape, None)
