@@ -176,8 +176,10 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
     """
     lookahead = problem.lookahead(rows)
     encoded = encode_children(problem, lookahead.children)
-    x_rows = problem.encode(rows).astype(np.float64)
-    x_anchor, y_anchor = ((problem.encode(anchors[0]).astype(np.float64), anchors[1]) if anchors is not None
+    # Inputs stay in the problem's compact dtype (the trainer widens one minibatch at a time): a few million
+    # anchors then take a few hundred MB instead of gigabytes of float64.
+    x_rows = problem.encode(rows)
+    x_anchor, y_anchor = ((problem.encode(anchors[0]), anchors[1]) if anchors is not None
                           else (x_rows[:0], np.empty(0)))
     done: list[Sweep] = []
     if checkpoint is not None and checkpoint.exists():
@@ -196,7 +198,7 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
             rows = fresh(rng)
             lookahead = problem.lookahead(rows)
             encoded = encode_children(problem, lookahead.children)
-            x_rows = problem.encode(rows).astype(np.float64)
+            x_rows = problem.encode(rows)
             previous = trainer.net.probabilities(x_rows)
         targets = lookahead.targets(child_values(trainer.net, encoded), len(rows))
         change = np.abs(targets - previous)
