@@ -24,12 +24,23 @@ def write_report(stem: Path | str, markdown: str, data: dict) -> None:
     print(f"wrote {stem.with_suffix('.md')} and {stem.with_suffix('.json')}")
 
 
+def mean_half_width(values: np.ndarray) -> float:
+    """The half-width of the 95% interval (normal approximation) of ``values``' mean (0 below two values).
+
+    >>> round(mean_half_width(np.array([0.0, 1.0] * 50)), 4)
+    0.0985
+    """
+    return float(1.96 * values.std(ddof=1) / len(values) ** 0.5) if len(values) > 1 else 0.0
+
+
 def error_figures(predicted: np.ndarray, exact: np.ndarray) -> dict:
-    """How far estimates are from exact values: their count, mean absolute error, bias (mean signed error),
-    95th percentile and largest absolute error (None where there are no positions)."""
+    """How far estimates are from exact values: their count, mean absolute error with its 95% interval's
+    half-width, bias (mean signed error), 95th percentile and largest absolute error (None where there are no
+    positions)."""
     error = predicted - exact
     some = len(exact) > 0
     return {"positions": int(len(exact)), "mean_abs_error": float(np.abs(error).mean()) if some else None,
+            "mean_abs_error_half_width": mean_half_width(np.abs(error)) if some else None,
             "bias": float(error.mean()) if some else None,
             "p95_abs_error": float(np.quantile(np.abs(error), 0.95)) if some else None,
             "max_abs_error": float(np.abs(error).max()) if some else None}

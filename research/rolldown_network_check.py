@@ -1,7 +1,8 @@
 """The value error of leaf evaluations against exact values, side by side on the same positions: RolldownBeta
 positions of 1 to ``--dice`` dice a side (no cards, nobody on a first turn; each side's kinds and faces
 uniform, kept where the table is stored, as ``research/rolldown_network_train.py`` checks), drawn from a seed
-no training run uses, valued by each ``--model`` (a value network's data file) and by ``fitted``.
+no training run uses, valued by each ``--model`` (a value network's data file) and by ``fitted``. Each mean error
+has its 95% interval; paired on the same positions, every other evaluation's error less the last ``--model``'s.
 
 Usage::
 
@@ -22,7 +23,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices on shared c
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # report.py, shared with the benchmarks
 
 import numpy as np
-from report import error_figures, write_report
+from report import error_figures, mean_half_width, write_report
 from rolldown_network_train import exact_sample
 
 from dicetree.cache.store import TableStore
@@ -52,23 +53,38 @@ def main(argv=None) -> None:
     models = dict(item.split("=", 1) for item in args.model)
     rng = np.random.default_rng(SEED)
     results: dict[str, dict[int, dict]] = {name: {} for name in [*models, "fitted"]}
+    errors: dict[str, dict[int, np.ndarray]] = {name: {} for name in results}  # absolute, position by position
     for size in range(1, args.dice + 1):
         rows, exact = exact_sample(rng, tablebase, size, args.draws)
-        for name, path in models.items():
-            results[name][size] = error_figures(load_network(path).estimate_rows(rows), exact)
-        results["fitted"][size] = error_figures(fitted_values(rows), exact)
+        estimates = {name: load_network(path).estimate_rows(rows) for name, path in models.items()}
+        for name, values in {**estimates, "fitted": fitted_values(rows)}.items():
+            results[name][size], errors[name][size] = error_figures(values, exact), np.abs(values - exact)
+    base = list(models)[-1] if models else None  # the paired rows' reference: the last network given
+    paired = {name: {size: {"difference": float(diff.mean()) if len(diff) else None, "half_width": mean_half_width(diff)}
+                     for size, diff in ((n, errors[name][n] - errors[base][n]) for n in errors[name])}
+              for name in results if base is not None and name != base}
     sizes = range(1, args.dice + 1)
     lines = ["# Value error against exact values, side by side on the same positions", "",
              "`research/rolldown_network_check.py " + " ".join(sys.argv[1:] if argv is None else argv) + "`", "",
-             "Mean absolute error in win probability (in brackets: bias, 95th percentile), positions without cards "
+             "Mean absolute error in win probability (± its 95% interval's half-width; in brackets: bias, 95th percentile), positions without cards "
              f"drawn afresh (seed {SEED}), kept where the table is stored.", "",
              "| evaluation | " + " | ".join(f"{n} dice" for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
     for name, found in results.items():
-        cells = [f"{found[n]['mean_abs_error']:.4f} ({found[n]['bias']:+.4f}, {found[n]['p95_abs_error']:.3f})"
+        cells = [f"{found[n]['mean_abs_error']:.4f} ±{found[n]['mean_abs_error_half_width']:.4f} ({found[n]['bias']:+.4f}, "
+                 f"{found[n]['p95_abs_error']:.3f})"
                  if found[n]["positions"] else "–" for n in sizes]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append("| positions | " + " | ".join(f"{results['fitted'][n]['positions']:,}" for n in sizes) + " |")
-    write_report(args.output, "\n".join(lines) + "\n", {"models": models, "seed": SEED, "results": results})
+    if paired:
+        lines += ["", f"Paired on the same positions: each evaluation's mean absolute error less `{base}`'s (± the 95% "
+                  "interval's half-width).", "", "| evaluation | " + " | ".join(f"{n} dice" for n in sizes) + " |",
+                  "|---|" + "---:|" * len(sizes)]
+        for name, found in paired.items():
+            cells = [f"{found[n]['difference']:+.5f} ±{found[n]['half_width']:.5f}" if found[n]["difference"] is not None
+                     else "–" for n in sizes]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    write_report(args.output, "\n".join(lines) + "\n", {"models": models, "seed": SEED, "results": results,
+                                                        "paired_against": base, "paired": paired})
 
 
 if __name__ == "__main__":
