@@ -66,6 +66,9 @@ from dicetree.solver.games.rolldown.fitted import load_model  # noqa: E402
 from dicetree.solver.games.rolldown.tablebase import TableOracle, Tablebase  # noqa: E402
 from dicetree.solver.search import Searcher, expectimax  # noqa: E402
 
+EVALUATION = "fitted"
+"""Issue 24 compares the searches with the fitted evaluation (its leaves compiled too), whatever the default:
+every game and command here uses it."""
 ROUND_START = "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20:3 a -/-"
 SAME_DEPTH = [  # issue 24's table: (label, position, depth)
     ("2 dice", "d6:2,d8:5/d4:3,d6:6 a -/-", 5),
@@ -300,6 +303,7 @@ def command(args: list[str], python: bool) -> tuple[float, str, str]:
     else:
         env.pop("DICETREE_SEARCH", None)
     start = time.perf_counter()
+    args = [*args, "--rule", f"evaluation={EVALUATION}"]
     done = subprocess.run([sys.executable, "-c", "from dicetree.cli.main import main; main()", *args],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
@@ -314,7 +318,7 @@ def depth_reached(output: str) -> int:
 
 
 def end_to_end(quick: bool, python_duel: bool) -> dict:
-    game = Rolldown()
+    game = Rolldown(evaluation=EVALUATION)
     example = game.example_position()
     hidden = re.sub(r"/(\w+)$", lambda m: "/" + "?" * len(m.group(1)), example)
     rows = {}
@@ -449,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the endgame tables' folder (default: $DICETREE_TABLES, else the user's cache folder)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    game = Rolldown()
+    game = Rolldown(evaluation=EVALUATION)
     Searcher(game, compiled=True).search(game.parse(ROUND_START), depth=1)  # compile or load first
     rows, searched, base, ends = [], [], [], {}
     if args.only is None:

@@ -639,7 +639,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-expectimax", action="store_true", help="skip plain expectimax")
     args = parser.parse_args(argv)
 
-    game = load_game("rolldown")
+    game = load_game("rolldown", evaluation="fitted")  # the figures of results/ were measured with it: comparable
     positions = QUICK_POSITIONS if args.quick else POSITIONS
     log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
 

@@ -11,7 +11,7 @@ options as keywords, checked as ``--rule`` checks them), then rank every move of
     >>> analysis.best, analysis.value
     ('d8xd6', 1.0)
     >>> [(move.name, round(move.loss, 3)) for move in analysis.moves]
-    [('d8xd6', 0.0), ('roll b.d6', 0.413), ('roll a.d8', 0.457)]
+    [('d8xd6', 0.0), ('roll b.d6', 0.414), ('roll a.d8', 0.455)]
 
 Bad input raises one specific :class:`GameError` (a ``ValueError``; :class:`PositionError` for a
 position)::

@@ -9,7 +9,7 @@ interface and ranks every legal move of the root::
     >>> result.best.name, result.value
     ('d8xd6', 1.0)
     >>> [(m.name, round(m.loss, 3)) for m in result.moves]
-    [('d8xd6', 0.0), ('roll b.d6', 0.413), ('roll a.d8', 0.457)]
+    [('d8xd6', 0.0), ('roll b.d6', 0.414), ('roll a.d8', 0.455)]
     >>> result.method
     'depth 1 (iterative deepening, Star2, cache)'
 

@@ -39,8 +39,9 @@ def one_die_tables(small_rolldown_tables) -> Path:
 
 
 def run(effect, tables: Path, out: Path, *extra: str) -> int:
+    # The fitted evaluation: CHANGED is the position whose move the tables change under it.
     return effect.main(["--dice", "2", "--positions", POSITIONS, "--seed", SEED, "--tables", str(tables),
-                        "--output", str(out), *extra])
+                        "--evaluation", "fitted", "--output", str(out), *extra])
 
 
 def test_cells_count_a_changed_move_and_resume(effect, one_die_tables, tmp_path, capsys):

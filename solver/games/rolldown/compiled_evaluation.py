@@ -120,7 +120,11 @@ def leaves_of(game, root: RolldownState, *, network: tuple[np.ndarray, np.ndarra
               clip: float = network_kernel.DEFAULT_CLIP) -> Leaves:
     """The compiled evaluation of ``game`` (a :class:`~dicetree.solver.games.rolldown.game.Rolldown`) for
     a search of ``root`` (its scores, round and starter frame a match), with the value network
-    ``network`` (``sizes``, ``params``) in place of the game's estimate when given."""
+    ``network`` (``sizes``, ``params``) in place of the game's estimate when given (else the game's own
+    network where its evaluation is ``network``)."""
+    model = game.network() if network is None else None
+    if model is not None:
+        network, clip = (model.sizes, model.params), model.clip
     kind = NETWORK if network is not None else FITTED if game.evaluation == "fitted" else HEURISTIC
     objective = {"round": ROUND, "points": POINTS, "match": MATCH}[game.objective]
     if objective == MATCH and root.mode == "single":

@@ -40,7 +40,7 @@ from dicetree.solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_S
 EVALUATIONS = ("fitted", "heuristic", "network")
 """The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`;
 the value network learned from the tables: :mod:`dicetree.solver.games.rolldown.network`)."""
-DEFAULT_EVALUATION = "fitted"
+DEFAULT_EVALUATION = "network"
 
 THREAT_WEIGHT = 0.30
 CARD_WEIGHT = 0.03
