@@ -1,10 +1,10 @@
 """RolldownBeta's leaf evaluation for depth-limited search: the frame (objectives, the player to
-move, the finished round) and the hand-made heuristic. The default estimate is the fitted one
-(:mod:`dicetree.solver.games.rolldown.fitted`, ``--rule evaluation=fitted``), which measured better against
-exact values and in duels (``results/rolldown-evaluation/``); ``--rule evaluation=heuristic`` is this one;
-``--rule evaluation=network`` is the value network learned from the tables
-(:mod:`dicetree.solver.games.rolldown.network`: closer to exact without cards, but it reads no card yet;
-``results/rolldown-network/``).
+move, the finished round) and the hand-made heuristic. The default estimate is the value network
+learned from the tables (:mod:`dicetree.solver.games.rolldown.network`, ``--rule evaluation=network``):
+closer to exact than the others and stronger at equal time a move (``results/rolldown-network/``),
+though a leaf costs tens of times more; ``--rule evaluation=fitted`` is the fitted logistic model
+(:mod:`dicetree.solver.games.rolldown.fitted`: cheap, for fast depth-limited runs and issue 24's speed
+comparisons); ``--rule evaluation=heuristic`` is this one.
 
 The heuristic is a guess, not a value: it estimates the probability that a player wins the round from three
 features and is always strictly inside the value bounds, so an exact result (a won round) always
@@ -39,7 +39,7 @@ from dicetree.solver.games.rolldown.state import JOKER_ROLL, QUEEN_ROLL, QUEEN_S
 
 EVALUATIONS = ("fitted", "heuristic", "network")
 """The leaf evaluations ``--rule evaluation`` chooses from (the fitted one: :mod:`dicetree.solver.games.rolldown.fitted`;
-the value network learned from the tables: :mod:`dicetree.solver.games.rolldown.network`)."""
+the value network learned from the tables, the default: :mod:`dicetree.solver.games.rolldown.network`)."""
 DEFAULT_EVALUATION = "network"
 
 THREAT_WEIGHT = 0.30

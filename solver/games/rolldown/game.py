@@ -67,9 +67,10 @@ class Rolldown(RolldownRules, Game):
                    "signed points (first50, nine), or winning the match", choices=OBJECTIVES),
         RuleOption("exact_chance_limit", "int", 4096, "chance nodes with more outcomes are sampled, not listed",
                    low=1, high=10**9),
-        RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: fitted to exact "
-                   "endgame values (fitted), the value network learned from the tables (network) or the hand-made one "
-                   "(heuristic)", choices=EVALUATIONS),
+        RuleOption("evaluation", "choice", DEFAULT_EVALUATION, "the search's leaf evaluation: the value network "
+                   "learned from the tables (network: the strongest at equal time), a logistic model fitted to exact "
+                   "endgame values (fitted: tens of times cheaper a leaf, for fast depth-limited runs) or the hand-made "
+                   "one (heuristic)", choices=EVALUATIONS),
         RuleOption("horizon", "choice", "round", "with objective=match: the game ends with the round, valued by the "
                    "match equity tables (round), or plays every round to the match's end (match)", choices=HORIZONS),
     )
