@@ -28,7 +28,7 @@ ROUND_START = "d4:3,d6:2,d8:5,d10:7,d12:4,d20:11/d4:2,d6:6,d8:1,d10:9,d12:12,d20
 def network_game(path: str) -> Rolldown:
     """A game whose compiled search evaluates the network in ``path`` at its leaves."""
     game = Rolldown(evaluation="network")
-    game._network = load_network(path)  # what the compiled search reads; the file's own format is checked
+    game._network_model = load_network(path)  # what both searches read (its format checked), not the shipped one
     return game
 
 
@@ -60,7 +60,8 @@ def main(argv=None) -> None:
     rows = {}
     for name, found in runs.items():
         rate = statistics.median(nodes / seconds for nodes, seconds in found)
-        sizes = games[name]._network.sizes.tolist() if name != "fitted" else None
+        model = games[name].network()
+        sizes = model.sizes.tolist() if model is not None else None
         rows[name] = {"sizes": sizes, "nodes": found[0][0], "nodes_per_cpu_second": rate,
                       "microseconds_per_node": 1e6 / rate}
     base = rows["fitted"]["microseconds_per_node"]

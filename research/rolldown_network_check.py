@@ -3,6 +3,8 @@ positions of 1 to ``--dice`` dice a side (no cards, nobody on a first turn; each
 uniform, kept where the table is stored, as ``research/rolldown_network_train.py`` checks), drawn from a seed
 no training run uses, valued by each ``--model`` (a value network's data file) and by ``fitted``. Each mean error
 has its 95% interval; paired on the same positions, every other evaluation's error less the last ``--model``'s.
+``--worst N`` lists, for each evaluation and size, the N distinct positions it errs on most (a mean can hide one
+position valued 0.35 off that a search then walks into).
 
 Usage::
 
@@ -27,11 +29,13 @@ from report import error_figures, mean_half_width, write_report
 from rolldown_network_train import exact_sample
 
 from dicetree.cache.store import TableStore
+from dicetree.solver.games.rolldown import Rolldown
 from dicetree.solver.games.rolldown.fitted import load_model
 from dicetree.solver.games.rolldown.network import load_network
 from dicetree.solver.games.rolldown.network_training import row_position
 from dicetree.solver.games.rolldown.tablebase import Tablebase
 
+GAME = Rolldown()
 SEED = 25_000  # a stream apart from the training's and the training checks' (seeds 1 to 1,003)
 
 
@@ -47,6 +51,7 @@ def main(argv=None) -> None:
     parser.add_argument("--tables", required=True)
     parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH", help="a value network's data file")
     parser.add_argument("--draws", type=int, default=20000, help="positions drawn a size (those stored are kept)")
+    parser.add_argument("--worst", type=int, default=0, help="list each evaluation's N worst positions a size")
     parser.add_argument("--output", required=True, help="results file stem")
     args = parser.parse_args(argv)
     tablebase = Tablebase(TableStore(args.tables))
@@ -54,11 +59,13 @@ def main(argv=None) -> None:
     rng = np.random.default_rng(SEED)
     results: dict[str, dict[int, dict]] = {name: {} for name in [*models, "fitted"]}
     errors: dict[str, dict[int, np.ndarray]] = {name: {} for name in results}  # absolute, position by position
+    worst: dict[str, dict[int, list[dict]]] = {name: {} for name in results}
     for size in range(1, args.dice + 1):
         rows, exact = exact_sample(rng, tablebase, size, args.draws)
         estimates = {name: load_network(path).estimate_rows(rows) for name, path in models.items()}
         for name, values in {**estimates, "fitted": fitted_values(rows)}.items():
             results[name][size], errors[name][size] = error_figures(values, exact), np.abs(values - exact)
+            worst[name][size] = worst_positions(rows, values, exact, args.worst)
     base = list(models)[-1] if models else None  # the paired rows' reference: the last network given
     paired = {name: {size: {"difference": float(diff.mean()) if len(diff) else None, "half_width": mean_half_width(diff)}
                      for size, diff in ((n, errors[name][n] - errors[base][n]) for n in errors[name])}
@@ -83,8 +90,30 @@ def main(argv=None) -> None:
             cells = [f"{found[n]['difference']:+.5f} ±{found[n]['half_width']:.5f}" if found[n]["difference"] is not None
                      else "–" for n in sizes]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if args.worst:
+        lines += ["", f"The {args.worst} distinct positions each evaluation errs on most, a size (the value is the chance "
+                  "that the side to move wins the round).", "", "| evaluation | dice | position | estimate | exact | error |",
+                  "|---|---:|---|---:|---:|---:|"]
+        lines += [f"| {name} | {size} | `{item['position']}` | {item['estimate']:.3f} | {item['exact']:.3f} | "
+                  f"{item['estimate'] - item['exact']:+.3f} |"
+                  for name, sizes_found in worst.items() for size, items in sizes_found.items() for item in items]
     write_report(args.output, "\n".join(lines) + "\n", {"models": models, "seed": SEED, "results": results,
-                                                        "paired_against": base, "paired": paired})
+                                                        "paired_against": base, "paired": paired,
+                                                        "worst": worst if args.worst else None})
+
+
+def worst_positions(rows: np.ndarray, values: np.ndarray, exact: np.ndarray, count: int) -> list[dict]:
+    """The ``count`` distinct positions of ``rows`` whose estimate is furthest from exact (side 0 to move)."""
+    found: list[dict] = []
+    seen: set[str] = set()
+    for index in np.argsort(-np.abs(values - exact)):
+        if len(found) >= count:
+            break
+        text = GAME.format(row_position(rows[index]))
+        if text not in seen:
+            seen.add(text)
+            found.append({"position": text, "estimate": float(values[index]), "exact": float(exact[index])})
+    return found
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ from dicetree.solver.rule_options import RuleOption
 from dicetree.solver.strategies import (DEFAULT_SOLVER_DEPTH, MS_OPTION, SolverStrategy, StrategyKind, StrategySpec,
                                          depth_option)
 
-if TYPE_CHECKING:  # tables and the study load numpy: they load when asked for, not with the game
+if TYPE_CHECKING:  # tables, the study and the network load numpy: they load when asked for, not with the game
+    from dicetree.solver.games.rolldown.network import NetworkModel
     from dicetree.solver.games.rolldown.study import EndgameStudy
     from dicetree.solver.games.rolldown.tablebase import Tablebase
 
@@ -86,14 +87,14 @@ class Rolldown(RolldownRules, Game):
             raise GameError(f"unknown evaluation '{evaluation}': choose one of {', '.join(EVALUATIONS)}")
         self.evaluation = evaluation
         self._custom_estimate = estimate is not None  # the compiled search knows the rules' estimates only
-        # the fitted model's (or the network's) data file is read and checked now: a damaged one is one line up front
+        # The fitted model's data file is read and checked now (a damaged one is one line up front); the
+        # network's (numpy, a 0.9 MB file) at the first leaf or compiled search, so that commands that only
+        # read positions or rules (check, notation, rules) stay light. A damaged one is then one line too.
+        self._network_model: NetworkModel | None = None
         if estimate is None and evaluation == "fitted":
             estimate = load_model().estimate
         elif estimate is None and evaluation == "network":
-            from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
-
-            self._network = load_network()
-            estimate = self._network.estimate
+            estimate = self._first_network_estimate
         self._estimate = estimate
         if OBJECTIVE_SUMS[objective] != Rolldown.game_type.constant_sum:  # signed points add up to 0
             self.game_type = replace(Rolldown.game_type, constant_sum=OBJECTIVE_SUMS[objective])
@@ -123,6 +124,24 @@ class Rolldown(RolldownRules, Game):
 
     def evaluate(self, state: RolldownState, player: int) -> float:
         return evaluate_position(state, player, self, self._estimate)
+
+    def network(self) -> NetworkModel | None:
+        """The value network this game's leaves use (read and checked at the first call), or None where
+        they use another evaluation (``--rule evaluation=``) or an estimate given by the caller."""
+        if self.evaluation != "network" or self._custom_estimate:
+            return None
+        if self._network_model is None:
+            from dicetree.solver.games.rolldown.network import load_network  # numpy only where it is chosen
+
+            self._network_model = load_network()
+        return self._network_model
+
+    def _first_network_estimate(self, state: RolldownState, to_move: int) -> float:
+        """The network's estimate, reading its data file first: then the network's own method serves."""
+        model = self.network()
+        assert model is not None  # chosen with evaluation="network" and no estimate of the caller's
+        self._estimate = model.estimate
+        return model.estimate(state, to_move)
 
     def describe_value(self) -> str:
         return {
@@ -169,11 +188,11 @@ class Rolldown(RolldownRules, Game):
         if self._custom_estimate:
             return None
         started = time.perf_counter()
+        network = self.network()  # its arrays are read by the compiled search (a damaged file: one line, not a fallback)
         try:
             from dicetree.solver.games.rolldown.compiled_search import CompiledSearch, warm_up
 
             warm_up(self, started)
-            network = getattr(self, "_network", None)  # the value network's arrays, read by the compiled search
             engine = CompiledSearch(self, cache_slots=cache_slots, star2=star2, history=history,
                                     chance_samples=chance_samples, seed=seed,
                                     network=None if network is None else (network.sizes, network.params),
