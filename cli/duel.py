@@ -14,6 +14,7 @@ Usage::
     dicetree duel rollforit --players 4 --a solver:depth=2,search=maxn --b solver:depth=2,search=paranoid --games 16
     dicetree duel dicefights --a solver:depth=1 --b greedy --games 400 --workers 4
     dicetree duel rolldown --a fitted:depth=2 --b heuristic:depth=2 --games 2000 --scheduler tcp://10.0.0.5:8786
+    dicetree duel rolldown --a network:depth=12,ms=100,all-seeing --b fitted:depth=12,ms=100,all-seeing --games 400
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ _BUILT_IN = (
     "more (an unknown name lists the game's). With 3+ players taking turns, solver and exact take "
     f"search={'|'.join(SEARCHES)} (default {DEFAULT_SEARCH}). Each strategy sees its own "
     "player's view; where the game hides "
-    "cards the searches average over hands=N possible hands (default 16), and ',all-seeing' lets one see them"
+    "cards the searches average over hands=N possible hands (default 16), and ',all-seeing' lets one see them. "
+    "The search-based kinds take ms=N: N ms of wall time a move (iterative deepening, depth the deepest; 0, the "
+    "default: none); a timed duel is not reproducible game for game: run it in one process (no --jobs, whose "
+    "processes compete for the CPU), on as quiet a machine as can be"
 )
 
 

@@ -374,6 +374,10 @@ def format_duel(result: MatchResult) -> str:
             f"states, or a chance node too large to list) and were played by "
             f"solver:depth={spec.option('fallback')}"
         )
+    timed = [f"{'AB'[side]} {spec.option('ms'):,} ms" for side, spec in enumerate(result.specs) if spec.time_limit]
+    if timed:
+        lines.append(f"Timed: {', '.join(timed)} a move of wall time (iterative deepening, its depth the deepest): "
+                     "the games depend on the machine and its load, so this duel is not reproducible game for game")
     lines += [f"Note: {note}" for note in result.notes]
     return "\n".join(lines)
 

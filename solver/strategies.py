@@ -6,8 +6,8 @@ The built-in kinds fit every game of the kind they are for:
 * games where players take turns: ``random`` (a legal move chosen uniformly), ``greedy`` (the best
   progress move by a depth-1 search, :meth:`~dicetree.solver.game.Game.is_progress`, else the best one-ply
   move by the game's evaluation), ``solver:depth=N`` (the depth-N search's best move, default 2;
-  with three or more players also ``search=maxn`` or ``search=paranoid``, :mod:`dicetree.solver.multiplayer`,
-  default paranoid) and
+  ``ms=N`` gives it N milliseconds a move instead, see below; with three or more players also
+  ``search=maxn`` or ``search=paranoid``, :mod:`dicetree.solver.multiplayer`, default paranoid) and
   ``exact[:max_states=N,fallback=D]`` (the exact solver's move where the position's state graph has
   at most N states, default 20,000; else ``solver:depth=D``, default 2, and counted);
 * games where players choose at once: ``random`` (any of the player's options) and
@@ -15,6 +15,15 @@ The built-in kinds fit every game of the kind they are for:
 
 A game adds kinds of its own, or replaces a built-in one of the same name, through
 :meth:`~dicetree.solver.game.Game.strategies` (a tuple of :class:`StrategyKind`).
+
+**A time a move.** ``ms=N`` (:data:`MS_OPTION`, 0 = none, the default) gives a search-based kind N
+milliseconds of wall time a move, as ``best --time`` and ``play`` search: iterative deepening until the
+time is up, the answer of the deepest depth completed, ``depth`` then being the deepest it may go
+(``solver:depth=12,ms=100`` for no practical cap; depth 1 always completes, whatever the time). Wall
+time depends on the machine and its load, so a timed duel is **not reproducible game for game** (the
+same seed can give other games), and two timed strategies should not share the machine with other
+work (nor ``--jobs`` processes with each other) when their strength is compared. A spec names ``ms``
+only when it is set, so an untimed spec, its report and its log read as before.
 
 **What a strategy sees.** In play (:func:`dicetree.solver.match.play_game`) a strategy is given its own
 player's observation (:meth:`~dicetree.solver.game.Game.observe`: RolldownBeta hides the opponent's hand),
@@ -32,6 +41,9 @@ Usage::
     ('solver:depth=3,hands=16', 3, False)
     >>> str(parse_strategy("solver:depth=3,all-seeing", game))
     'solver:depth=3,hands=16,all-seeing'
+    >>> timed = parse_strategy("solver:depth=12,ms=100", game)
+    >>> str(timed), timed.time_limit, spec.time_limit
+    ('solver:depth=12,ms=100,hands=16', 0.1, None)
     >>> state = game.parse("d8:5,d6:2/d6:6,d4:4 a -/-")
     >>> greedy = make_strategy(game, "greedy")
     >>> game.action_name(state, greedy.choose(game, state, 0, game.legal_actions(state), random.Random(0)))
@@ -42,7 +54,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -61,12 +73,16 @@ def check_searchable(game: Game) -> None:
 
 
 if TYPE_CHECKING:  # the searchers and the exact solver load when a strategy is made (numpy, scipy, networkx)
+    from dicetree.solver.analysis import Analysis
     from dicetree.solver.exact import ExactSolution
+    from dicetree.solver.search import SearchResult
     from dicetree.solver.simultaneous import SimultaneousResult
 
 DEFAULT_SOLVER_DEPTH = 2
 DEFAULT_SIMULTANEOUS_DEPTH = 1
 DEFAULT_EXACT_STATES = 20_000
+DEFAULT_MS = 0
+"""No time a move: a search-based strategy searches to its ``depth`` (:data:`MS_OPTION`)."""
 DEFAULT_HANDS = 16
 """Positions a search-based strategy averages over where its player's view hides information: few,
 as it decides at every turn of every game (``best`` averages over many more)."""
@@ -98,6 +114,12 @@ class StrategySpec:
     def choice(self, key: str, default: str) -> str:
         """A choice option's value (``default`` where the spec has none: a game that does not read it)."""
         return str(dict(self.options).get(key, default))
+
+    @property
+    def time_limit(self) -> float | None:
+        """Seconds a move from ``ms`` (:data:`MS_OPTION`), None where the spec sets none."""
+        ms = self.option("ms", DEFAULT_MS)
+        return ms / 1000 if ms else None
 
 
 class Strategy(ABC):
@@ -141,11 +163,15 @@ class StrategyKind:
     """Options that only games with hidden information read (a spec has them only there)."""
     many_options: tuple[RuleOption, ...] = ()
     """Options that only games of three or more players read (a spec has them only there)."""
+    quiet_options: tuple[RuleOption, ...] = ()
+    """Options whose default means off (``ms=0``): a spec holds them only when set to something else, so
+    specs, reports and logs that do not set them read as before the option existed."""
 
     def declared(self, hidden: bool = False, many: bool = False) -> tuple[RuleOption, ...]:
-        """The options a spec of this kind has (``hidden``: for a game that hides information;
+        """The options a spec of this kind may have (``hidden``: for a game that hides information;
         ``many``: for a game of three or more players)."""
-        return self.options + (self.hidden_options if hidden else ()) + (self.many_options if many else ())
+        return (self.options + self.quiet_options + (self.hidden_options if hidden else ())
+                + (self.many_options if many else ()))
 
     def usage(self, hidden: bool = False, many: bool = False) -> str:
         """``solver:depth=N``, ``exact[:max_states=N,fallback=N]`` (``hidden``: for a game that hides
@@ -185,6 +211,9 @@ class StrategyKind:
                 raise GameError(f"strategy '{shorten(text)}': {key} must be a whole number from {low} to {high:,}, "
                                 f"not '{shorten(value)}'")
             values[key] = int(value)
+        for option in self.quiet_options:
+            if values[option.name] == option.default:
+                del values[option.name]
         return StrategySpec(self.name, tuple(values.items()), all_seeing)
 
 
@@ -210,23 +239,31 @@ class RandomStrategy(Strategy):
 
 class SolverStrategy(Strategy):
     """The best move of a depth-limited search (``depth`` from the spec; greedy uses depth 1); on a
-    position with hidden information, of the search averaged over the ``hands`` positions it may be."""
+    position with hidden information, of the search averaged over the ``hands`` positions it may be.
+    With ``ms`` in the spec, the deepest search completed within that time a move, ``depth`` at most
+    (see the module notes); :attr:`depths` counts the depths its answers reached."""
 
     def __init__(self, game: Game, spec: StrategySpec, depth: int | None = None):
         self.depth = depth if depth is not None else spec.option("depth", DEFAULT_SOLVER_DEPTH)
+        self.time_limit = spec.time_limit
         self.hands = spec.option("hands", DEFAULT_HANDS) if game.game_type.hidden_information else 1
         search = spec.choice("search", DEFAULT_SEARCH) if game.num_players > 2 else None
         self.searcher = turn_searcher(game, search, cache_slots=2**18 if self.depth > 1 else 2**12)
+        self.depths: Counter[int] = Counter()
+        """How many answers reached each depth (under ``ms``, how deep its time let it go)."""
 
     def ranked(self, game: Game, state: State, depth: int, rng: random.Random) -> list[MoveValue]:
         """Every move of ``state`` ranked, best first (averaged over what the position hides)."""
         if self.all_seeing or not game.game_type.hidden_information:
-            return self.searcher.search(state, depth=depth).moves
-        from dicetree.solver.analysis import analyse
+            answer: SearchResult | Analysis = self.searcher.search(state, depth=depth, time_limit=self.time_limit)
+        else:
+            from dicetree.solver.analysis import analyse
 
-        seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
-        return analyse(game, state, depth=depth, searcher=self.searcher, hands_exact=self.hands,
-                       hand_samples=self.hands, seed=seed).moves
+            seed = rng.randrange(2**31)  # the strategy's own stream picks the sampled positions
+            answer = analyse(game, state, depth=depth, time_limit=self.time_limit, searcher=self.searcher,
+                             hands_exact=self.hands, hand_samples=self.hands, seed=seed)
+        self.depths[answer.depth] += 1
+        return answer.moves
 
     def choose(self, game: Game, state: State, player: int, options: Sequence[Action], rng: random.Random) -> Action:
         return self.ranked(game, state, self.depth, rng)[0].action
@@ -336,7 +373,13 @@ class SimultaneousSolverStrategy(Strategy):
 
 def depth_option(default: int) -> RuleOption:
     """The ``depth`` option of a search-based kind."""
-    return int_option("depth", default, 1, 12, "decisions searched")
+    return int_option("depth", default, 1, 12, "decisions searched (with ms, the deepest searched)")
+
+
+MS_OPTION = int_option("ms", DEFAULT_MS, 0, 600_000,
+                       "milliseconds of wall time a move, 0 for none: iterative deepening within it, depth the "
+                       "deepest (a timed duel is not reproducible game for game)")
+"""The ``ms`` option of the search-based kinds (a :attr:`StrategyKind.quiet_options`: see the module notes)."""
 
 
 SEARCH_OPTION = RuleOption("search", "choice", DEFAULT_SEARCH, SEARCH_HELP, choices=SEARCHES)
@@ -350,9 +393,9 @@ TURN_KINDS = (
     StrategyKind("random", lambda game, spec: RandomStrategy(), "a legal move, uniformly"),
     StrategyKind("greedy", GreedyStrategy, "the best progress move, else the best one-ply move",
                  check=check_searchable, hidden_options=(HANDS_OPTION,)),
-    StrategyKind("solver", SolverStrategy, "the depth-N search's best move",
+    StrategyKind("solver", SolverStrategy, "the depth-N search's best move (with ms=N: N ms a move, at most depth N)",
                  (depth_option(DEFAULT_SOLVER_DEPTH),), check=check_searchable, hidden_options=(HANDS_OPTION,),
-                 many_options=(SEARCH_OPTION,)),
+                 many_options=(SEARCH_OPTION,), quiet_options=(MS_OPTION,)),
     StrategyKind("exact", ExactStrategy, "the exact solver's move where at most max_states states, else "
                  "solver:depth=fallback",
                  (int_option("max_states", DEFAULT_EXACT_STATES, 1, 50_000_000, "states solved at most"),
@@ -384,7 +427,7 @@ def strategy_names(game: Game | None) -> str:
     """The kinds of :func:`strategy_kinds` as a spec would name them, for help and errors.
 
     >>> strategy_names(None)
-    'random, greedy, solver:depth=N, exact:max_states=N,fallback=N'
+    'random, greedy, solver:depth=N,ms=N, exact:max_states=N,fallback=N'
     """
     hidden = game is not None and game.game_type.hidden_information
     many = game is not None and game.num_players > 2
@@ -402,7 +445,7 @@ def parse_strategy(text: str, game: Game | None = None) -> StrategySpec:
     >>> parse_strategy("minimax")
     Traceback (most recent call last):
     ...
-    dicetree.solver.game.GameError: unknown strategy 'minimax': choose random, greedy, solver:depth=N, exact:max_states=N,fallback=N
+    dicetree.solver.game.GameError: unknown strategy 'minimax': choose random, greedy, solver:depth=N,ms=N, exact:max_states=N,fallback=N
     """
     kinds = strategy_kinds(game)
     name, _, rest = text.strip().partition(":")
@@ -428,7 +471,7 @@ def make_strategy(game: Game, spec: StrategySpec | str) -> Strategy:
 
 
 __all__ = [
-    "DEFAULT_EXACT_STATES", "DEFAULT_SIMULTANEOUS_DEPTH", "DEFAULT_SOLVER_DEPTH", "ExactStrategy", "GreedyStrategy",
+    "DEFAULT_EXACT_STATES", "DEFAULT_MS", "DEFAULT_SIMULTANEOUS_DEPTH", "MS_OPTION", "DEFAULT_SOLVER_DEPTH", "ExactStrategy", "GreedyStrategy",
     "RandomStrategy", "SIMULTANEOUS_KINDS", "SimultaneousSolverStrategy", "SolverStrategy", "Strategy",
     "StrategyKind", "StrategySpec", "TURN_KINDS", "depth_option", "int_option", "make_strategy", "parse_strategy",
     "strategy_kinds", "strategy_names",

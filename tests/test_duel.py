@@ -119,6 +119,44 @@ def test_strategy_specs():
         Duel(GAME, "random", "random", games=5)
 
 
+def test_a_time_a_move_parses_and_is_named_only_when_set():
+    timed = parse_strategy("solver:depth=12,ms=250", GAME)
+    assert str(timed) == "solver:depth=12,ms=250,hands=16" and timed.time_limit == 0.25
+    assert parse_strategy("solver:depth=3,ms=0", GAME) == parse_strategy("solver:depth=3", GAME)  # 0: untimed
+    assert parse_strategy("solver:depth=3", GAME).time_limit is None
+    assert str(parse_strategy("network:depth=12,ms=100,all-seeing", GAME)) == "network:depth=12,ms=100,all-seeing"
+    assert str(parse_strategy("fitted:ms=5", GAME)) == "fitted:depth=2,ms=5"
+    for bad in ("solver:ms=-1", "solver:ms=600001", "solver:ms=0.5", "fitted:ms=", "network:ms=x"):
+        with pytest.raises(GameError, match="ms must be a whole number from 0 to 600,000"):
+            parse_strategy(bad, GAME)
+    with pytest.raises(GameError, match="unknown option 'ms=5'"):  # greedy searches depth 1: nothing to time
+        parse_strategy("greedy:ms=5", GAME)
+
+
+@pytest.mark.parametrize("spec", ["solver:depth=2,ms=600000", "solver:depth=2,ms=600000,all-seeing",
+                                  "network:depth=2,ms=600000,all-seeing"])
+def test_a_timed_strategy_plays_a_legal_move_and_stops_at_its_depth_cap(spec):
+    """Ten minutes a move cannot run out on this small position: the search deepens to its cap and no further
+    (the hidden hands' searches too, through analyse)."""
+    state = GAME.parse(MIDDLE)
+    strategy = make_strategy(GAME, spec)
+    seen = state if strategy.all_seeing else GAME.observe(state, 0)
+    move = strategy.choose(GAME, seen, 0, GAME.legal_actions(seen), random.Random(0))
+    assert move in GAME.legal_actions(state)
+    assert dict(strategy.depths) == {2: 1}
+    untimed = make_strategy(GAME, spec.replace(",ms=600000", ""))
+    assert untimed.choose(GAME, seen, 0, GAME.legal_actions(seen), random.Random(0)) == move
+
+
+def test_a_timed_duel_says_it_is_not_reproducible_and_an_untimed_one_is_unchanged():
+    untimed = run_duel(GAME, "solver:depth=1", "random", games=4, seed=1, start=GAME.parse(SMALL))
+    assert [str(spec) for spec in untimed.specs] == ["solver:depth=1,hands=16", "random"]
+    assert "Timed" not in format_duel(untimed) and "reproducible" not in format_duel(untimed)
+    timed = run_duel(GAME, "solver:depth=3,ms=60000", "random", games=2, seed=1, start=GAME.parse(SMALL))
+    assert "Timed: A 60,000 ms a move of wall time" in format_duel(timed)
+    assert "not reproducible game for game" in format_duel(timed)
+
+
 def test_every_registered_game_offers_random_and_solver_and_makes_them():
     for name in GAMES:
         game = load_game(name)
@@ -227,6 +265,7 @@ def test_duel_command_reports_rate_interval_and_common_random_numbers():
     [
         (["--a", "alphabeta", "--b", "random"], "unknown strategy 'alphabeta'"),
         (["--a", "solver:depth=x", "--b", "random"], "depth must be a whole number"),
+        (["--a", "network:depth=12,ms=-100", "--b", "random"], "ms must be a whole number from 0 to 600,000"),
         (["--a", "random", "--b", "random", "--games", "7"], "must be even"),
         (["--a", "random", "--b", "random", "--position", "d6:7/d4:3 a -/-"], "cannot show 7"),
         (["--a", "random", "--b", "random", "--position", "-/- b -/- - single 0-0 1 -/- a won:a:12"], "game is over"),

@@ -41,7 +41,8 @@ from dicetree.solver.games.rolldown.state import (
     RolldownState,
 )
 from dicetree.solver.rule_options import RuleOption
-from dicetree.solver.strategies import DEFAULT_SOLVER_DEPTH, SolverStrategy, StrategyKind, StrategySpec, depth_option
+from dicetree.solver.strategies import (DEFAULT_SOLVER_DEPTH, MS_OPTION, SolverStrategy, StrategyKind, StrategySpec,
+                                         depth_option)
 
 if TYPE_CHECKING:  # tables, the study and the network load numpy: they load when asked for, not with the game
     from dicetree.solver.games.rolldown.network import NetworkModel
@@ -215,7 +216,9 @@ class Rolldown(RolldownRules, Game):
 
     def strategies(self) -> tuple:
         """``fitted:depth=N``, ``heuristic:depth=N`` and ``network:depth=N``: the depth-N search with that leaf
-        evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other."""
+        evaluation whatever ``--rule evaluation`` says, so one duel can set two of them against each other; each
+        takes ``ms=N`` as ``solver`` does (N ms of wall time a move, iterative deepening, depth the deepest:
+        ``network:depth=12,ms=100`` against ``fitted:depth=12,ms=100`` compares them at equal time a move)."""
         return evaluation_kinds(self)
 
 
@@ -237,8 +240,9 @@ def evaluation_kinds(game: Rolldown) -> tuple[StrategyKind, ...]:
             options = {**game.options(), "evaluation": name}
             return SolverStrategy(Rolldown(**options), spec)
 
-        return StrategyKind(name, make, f"the depth-N search's best move with the {name} leaf evaluation",
-                            (depth_option(DEFAULT_SOLVER_DEPTH),))
+        return StrategyKind(name, make, f"the depth-N search's best move with the {name} leaf evaluation (with "
+                            "ms=N: N ms a move, at most depth N)", (depth_option(DEFAULT_SOLVER_DEPTH),),
+                            quiet_options=(MS_OPTION,))
 
     return tuple(kind(name) for name in EVALUATIONS)
 
