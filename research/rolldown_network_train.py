@@ -13,7 +13,7 @@ Each sweep is kept in ``benchmarks/.cells/rolldown_network/<name>.npz``: a stopp
 same arguments resumes after the last finished sweep. ``--start PATH`` starts from another network's data
 file (e.g. the 3-dice network when learning 4 dice); with wider ``--hidden`` layers it is widened first, its
 output kept. ``--fresh`` fits new positions every sweep (the shipped network's third stage: see
-``results/rolldown-network/README.md``).
+``results/rolldown-network/README.md``), ``--fresh-anchors`` new anchors every sweep too.
 
 Usage::
 
@@ -101,6 +101,9 @@ def main(argv=None) -> None:
     parser.add_argument("--batch", type=int, default=256, help="rows a training step")
     parser.add_argument("--fresh", action="store_true", help="draw --positions new positions every sweep (more "
                         "positions seen for the same memory; a sweep's change is then measured on the new ones)")
+    parser.add_argument("--fresh-anchors", action="store_true", help="draw new anchors every sweep too (as many as "
+                        "--anchors and --small-anchors; fixed ones are learned by heart over many sweeps); the anchors' "
+                        "error is then measured on each sweep's new anchors before fitting them")
     parser.add_argument("--minutes", type=float, default=None, help="start no sweep that would end after this many "
                         "minutes (from this start, a resumed run's too; not part of the checkpoint's key, so a stopped "
                         "run started again with --minutes 0 writes the network of its last finished sweep)")
@@ -121,19 +124,20 @@ def main(argv=None) -> None:
             raise SystemExit(f"the tables of {args.dice - 1} dice a side are not all in {args.tables}: build them first")
         return values
 
-    anchor_rows, anchor_values = [], []
-    for size in range(1, args.dice):
-        rows, values = exact_sample(rng, tablebase, size, args.anchors if size == args.dice - 1 else args.small_anchors)
-        anchor_rows.append(rows)
-        anchor_values.append(values)
-    anchors = (np.concatenate(anchor_rows), np.concatenate(anchor_values))
+    def draw_anchors(r: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        drawn = [exact_sample(r, tablebase, size, args.anchors if size == args.dice - 1 else args.small_anchors)
+                 for size in range(1, args.dice)]
+        return np.concatenate([rows for rows, _ in drawn]), np.concatenate([values for _, values in drawn])
+
+    anchors = draw_anchors(rng)
     rows = sample_rows(rng, args.dice, args.positions)
     sizes = [INPUT_LENGTH, *hidden, 1]
     net = (Perceptron.initial(sizes, rng) if start is None
            else start if start.sizes.tolist() == sizes else start.widened(sizes, rng))
-    # the checkpoint's key: the arguments as the script had them before --batch and --fresh (so an older command resumes)
+    # the checkpoint's key: the arguments as the script had them before --batch and the fresh options (so an older
+    # command resumes)
     keyed = {k: v for k, v in vars(args).items()
-             if not (k == "batch" and v == 256) and not (k == "fresh" and not v) and k != "minutes"}
+             if not (k == "batch" and v == 256) and not (k in ("fresh", "fresh_anchors") and not v) and k != "minutes"}
     keyed["hidden"] = args.hidden or "64,32"
     key = hashlib.sha256(repr(sorted(keyed.items())).encode()).hexdigest()[:12]
     checkpoint = CELLS / "rolldown_network" / f"train-{args.dice}dice-{key}.npz"
@@ -144,11 +148,13 @@ def main(argv=None) -> None:
                              rate=args.rate, decay=args.decay, batch=args.batch, tolerance=args.tolerance,
                              checkpoint=checkpoint, progress=print_sweep,
                              fresh=(lambda r: sample_rows(r, args.dice, args.positions)) if args.fresh else None,
+                             fresh_anchors=draw_anchors if args.fresh_anchors else None,
                              time_limit=None if args.minutes is None else 60 * args.minutes)
     seconds = time.perf_counter() - started
     training = {
         "dice": args.dice, "positions": int(len(rows)), "anchors": int(len(anchors[0])), "hidden": hidden,
         "sweeps": len(result.sweeps), "converged": result.converged, "seed": args.seed, "fresh": args.fresh,
+        "fresh_anchors": args.fresh_anchors,
         "last_sweep": vars(result.sweeps[-1]) if result.sweeps else None,
         "command": "research/rolldown_network_train.py " + " ".join(sys.argv[1:] if argv is None else argv),
     }

@@ -131,7 +131,8 @@ class ValueProblem(Protocol):
 class Sweep:
     """One sweep's figures: the targets' mean and largest change from the sweep before (the first
     sweep: from the starting network's values), the network's mean error on the targets it was just
-    fitted to (the residual), and on the anchors' exact values."""
+    fitted to (the residual), and on the anchors' exact values (after the sweep's fit; with anchors drawn afresh
+    every sweep, before it: on exact values not yet fitted)."""
 
     sweep: int
     mean_change: float
@@ -164,6 +165,7 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
                     rate: float = 1e-3, decay: float = 1.0, batch: int = 256, tolerance: float = 1e-3,
                     checkpoint: Path | None = None, progress: Callable[[Sweep], None] | None = None,
                     fresh: Callable[[np.random.Generator], np.ndarray] | None = None,
+                    fresh_anchors: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]] | None = None,
                     time_limit: float | None = None) -> Result:
     """Fit ``net`` to ``rows``' one-decision targets (and ``anchors``: rows of exact values with their
     values) until the targets' mean change in a sweep is below ``tolerance``, or ``sweeps`` sweeps.
@@ -177,6 +179,11 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
     the same memory. A sweep's *change* is then its targets less the values the network gave the same
     positions before the sweep (the network's error against its own lookahead on positions it has not
     been fitted to), which, like the change of fixed targets, falls to the fit's noise as it settles.
+
+    With ``fresh_anchors`` (a function drawing anchors like ``anchors``: rows and their exact values), every
+    sweep after the first fits new anchors too, so that fixed ones fitted sweep after sweep are not learned by
+    heart. A sweep's anchors' error is then that of the network before the sweep on its new anchors (error on
+    exact values it has not been fitted to); with fixed anchors it is the error after the sweep's fit.
 
     With ``time_limit`` (seconds from the call), no sweep is started that the last one's duration says
     would end after it; the result is then neither converged nor all ``sweeps`` long.
@@ -209,6 +216,11 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
             encoded = encode_children(problem, lookahead.children)
             x_rows = problem.encode(rows)
             previous = trainer.net.probabilities(x_rows)
+        if fresh_anchors is not None and sweep:
+            drawn_rows, y_anchor = fresh_anchors(rng)
+            x_anchor = problem.encode(drawn_rows)
+        unseen_anchor_error = (float(np.abs(trainer.net.probabilities(x_anchor) - y_anchor).mean())
+                               if fresh_anchors is not None and len(y_anchor) else None)
         targets = lookahead.targets(child_values(trainer.net, encoded), len(rows))
         change = np.abs(targets - previous)
         previous = targets
@@ -217,7 +229,8 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         for _ in range(epochs):
             trainer.epoch(x, y, rng, batch=batch, rate=rate * decay**sweep)
         fitted = trainer.net.probabilities(x_rows)
-        anchor_error = float(np.abs(trainer.net.probabilities(x_anchor) - y_anchor).mean()) if len(y_anchor) else 0.0
+        anchor_error = (unseen_anchor_error if unseen_anchor_error is not None
+                        else float(np.abs(trainer.net.probabilities(x_anchor) - y_anchor).mean()) if len(y_anchor) else 0.0)
         figures = Sweep(sweep + 1, float(change.mean()), float(change.max()), float(np.abs(fitted - targets).mean()),
                         anchor_error, time.perf_counter() - started)
         done.append(figures)
