@@ -22,6 +22,7 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -74,9 +75,7 @@ def timed(spec: str, ms: int) -> str:
 
 def summary(answers: list[tuple[int, float]]) -> dict:
     """Decisions, the depths reached (depth: count), mean and largest wall ms."""
-    depths: dict[int, int] = {}
-    for depth, _ in answers:
-        depths[depth] = depths.get(depth, 0) + 1
+    depths = Counter(depth for depth, _ in answers)
     seconds = [s for _, s in answers]
     return {"decisions": len(answers), "depths": dict(sorted(depths.items())),
             "mean_ms": 1000 * statistics.fmean(seconds) if seconds else 0.0,

@@ -160,6 +160,11 @@ def child_values(net: Perceptron, encoded: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([net.probabilities(chunk) for chunk in encoded]) if encoded else np.empty(0)
 
 
+def _mean_error(net: Perceptron, x: np.ndarray, y: np.ndarray) -> float | None:
+    """``net``'s mean absolute error on rows ``x`` of exact values ``y`` (None without rows)."""
+    return float(np.abs(net.probabilities(x) - y).mean()) if len(y) else None
+
+
 def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rng: np.random.Generator, *,
                     anchors: tuple[np.ndarray, np.ndarray] | None = None, sweeps: int = 30, epochs: int = 4,
                     rate: float = 1e-3, decay: float = 1.0, batch: int = 256, tolerance: float = 1e-3,
@@ -219,8 +224,7 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         if fresh_anchors is not None and sweep:
             drawn_rows, y_anchor = fresh_anchors(rng)
             x_anchor = problem.encode(drawn_rows)
-        unseen_anchor_error = (float(np.abs(trainer.net.probabilities(x_anchor) - y_anchor).mean())
-                               if fresh_anchors is not None and len(y_anchor) else None)
+        unseen_anchor_error = _mean_error(trainer.net, x_anchor, y_anchor) if fresh_anchors is not None else None
         targets = lookahead.targets(child_values(trainer.net, encoded), len(rows))
         change = np.abs(targets - previous)
         previous = targets
@@ -229,10 +233,9 @@ def value_iteration(problem: ValueProblem, rows: np.ndarray, net: Perceptron, rn
         for _ in range(epochs):
             trainer.epoch(x, y, rng, batch=batch, rate=rate * decay**sweep)
         fitted = trainer.net.probabilities(x_rows)
-        anchor_error = (unseen_anchor_error if unseen_anchor_error is not None
-                        else float(np.abs(trainer.net.probabilities(x_anchor) - y_anchor).mean()) if len(y_anchor) else 0.0)
+        anchor_error = unseen_anchor_error if fresh_anchors is not None else _mean_error(trainer.net, x_anchor, y_anchor)
         figures = Sweep(sweep + 1, float(change.mean()), float(change.max()), float(np.abs(fitted - targets).mean()),
-                        anchor_error, time.perf_counter() - started)
+                        anchor_error or 0.0, time.perf_counter() - started)
         done.append(figures)
         last_seconds = figures.seconds
         converged = figures.mean_change < tolerance
